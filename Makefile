@@ -1,0 +1,38 @@
+# Two entry points for a newcomer: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint types pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## Set up and play a game in the terminal (you against the AI; see `ttr-nordic play --help`).
+run: $(STAMP)
+	$(BIN)/ttr-nordic play
+
+## Set up everything the tests need, then lint, type-check and run all tests.
+test: $(STAMP) lint types pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+# pytest exits 5 when it collects no test: that is a failure here, never a pass.
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "no tests were collected"; exit 1; fi; exit $$status
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine_speed.py
+
+clean:
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache

@@ -1,0 +1,3 @@
+"""Ticket to Ride: Nordic Countries — rules engine, AI, simulations and interfaces."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,31 @@
+"""The ``ttr-nordic`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ttr-nordic", description="Ticket to Ride: Nordic Countries")
+    sub = parser.add_subparsers(dest="command", required=True)
+    from .terminal.app import add_play_arguments, add_replay_arguments
+
+    add_play_arguments(sub.add_parser("play", help="play a game in the terminal"))
+    add_replay_arguments(sub.add_parser("replay", help="step through a saved game record"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("\nbye", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

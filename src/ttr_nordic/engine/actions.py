@@ -1,0 +1,165 @@
+"""Actions: small immutable values with a short text notation.
+
+Notation (one action per token group; slots are numbered 1–5 in text, 0–4 in objects):
+
+==================  =========================================
+``F3``              take the face-up card in slot 3
+``B``               take the top card of the draw pile (blind)
+``T``               draw destination tickets
+``K 4 17``          keep tickets 4 and 17 (ticket ids)
+``C R45 OOL``       claim route R45 paying 2 orange + 1 locomotive
+``X RL``            pay a tunnel's extra cards
+``decline``         give up the tunnel claim
+``pass``            pass (only when nothing else is legal)
+==================  =========================================
+
+Card letters: P purple, W white, U blue, Y yellow, O orange, K black, R red,
+G green, L locomotive.
+
+>>> from ttr_nordic.engine.actions import parse_action
+>>> action = parse_action("C R45 OOL")
+>>> action.route, action.notation()
+(44, 'C R45 OOL')
+>>> parse_action("F3")
+DrawFaceUp(slot=2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import Counts, cards_to_letters, parse_cards, to_counts
+from .errors import NotationError
+
+NUM_SLOTS: Final = 5
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFaceUp:
+    """Take the face-up card in ``slot`` (0–4)."""
+
+    slot: int
+
+    def notation(self) -> str:
+        return f"F{self.slot + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawBlind:
+    """Take the top card of the draw pile."""
+
+    def notation(self) -> str:
+        return "B"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawTickets:
+    """Draw 3 destination tickets (or what is left)."""
+
+    def notation(self) -> str:
+        return "T"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepTickets:
+    """Keep these offered tickets (ids, sorted); the others leave the game."""
+
+    tickets: tuple[int, ...]
+
+    def notation(self) -> str:
+        return "K " + " ".join(str(t) for t in self.tickets)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim route ``route`` (id) paying ``payment`` (nine card counts); for a tunnel, the base payment."""
+
+    route: int
+    payment: Counts
+
+    def notation(self) -> str:
+        return f"C R{self.route + 1:02d} {cards_to_letters(self.payment)}"
+
+
+@dataclass(frozen=True, slots=True)
+class PayTunnelExtra:
+    """Pay the extra cards a tunnel asks for."""
+
+    cards: Counts
+
+    def notation(self) -> str:
+        return f"X {cards_to_letters(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineTunnel:
+    """Give up a tunnel claim: the base payment returns to the hand."""
+
+    def notation(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass; legal only when no other action is."""
+
+    def notation(self) -> str:
+        return "pass"
+
+
+Action = DrawFaceUp | DrawBlind | DrawTickets | KeepTickets | Claim | PayTunnelExtra | DeclineTunnel | Pass
+
+#: Shared instances of the actions without parameters (and of each face-up slot).
+DRAW_BLIND: Final = DrawBlind()
+DRAW_TICKETS: Final = DrawTickets()
+DECLINE_TUNNEL: Final = DeclineTunnel()
+PASS: Final = Pass()
+DRAW_FACE_UP: Final = tuple(DrawFaceUp(slot) for slot in range(NUM_SLOTS))
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action from its notation; raises :class:`NotationError` with the reason."""
+    parts = text.strip().split()
+    if not parts:
+        raise NotationError("empty action")
+    head = parts[0].upper()
+    rest = parts[1:]
+    try:
+        if head == "B" and not rest:
+            return DRAW_BLIND
+        if head == "T" and not rest:
+            return DRAW_TICKETS
+        if head == "PASS" and not rest:
+            return PASS
+        if head == "DECLINE" and not rest:
+            return DECLINE_TUNNEL
+        if len(head) == 2 and head[0] == "F" and head[1].isdigit() and not rest:
+            slot = int(head[1]) - 1
+            if not 0 <= slot < NUM_SLOTS:
+                raise NotationError(f"face-up slots are F1 to F{NUM_SLOTS}, got {parts[0]!r}")
+            return DRAW_FACE_UP[slot]
+        if head == "K" and rest:
+            ids = tuple(sorted(int(t) for t in rest))
+            if len(set(ids)) != len(ids):
+                raise NotationError(f"a ticket is named twice in {text!r}")
+            return KeepTickets(ids)
+        if head == "C" and len(rest) == 2:
+            code = rest[0].upper()
+            if not (code.startswith("R") and code[1:].isdigit()):
+                raise NotationError(f"route codes look like R45, got {rest[0]!r}")
+            return Claim(int(code[1:]) - 1, parse_cards(rest[1]))
+        if head == "X" and len(rest) == 1:
+            return PayTunnelExtra(parse_cards(rest[0]))
+    except ValueError as exc:
+        if isinstance(exc, NotationError):
+            raise
+        raise NotationError(f"cannot read {text!r}: {exc}") from exc
+    raise NotationError(
+        f"cannot read {text!r}: expected F1-F5, B, T, 'K ids', 'C R## cards', 'X cards', decline or pass"
+    )
+
+
+def make_claim(route: int, payment: list[int] | tuple[int, ...]) -> Claim:
+    """A :class:`Claim` from a route id and nine counts (validated for shape only)."""
+    return Claim(route, to_counts(payment))

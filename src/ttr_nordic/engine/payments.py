@@ -1,0 +1,280 @@
+"""Payment rules by route type (spec R6.7–R6.12): checking and enumerating.
+
+A payment is nine card counts. ``check_payment`` answers whether a payment
+fits a route (and why not); ``payment_options`` lists the distinct payments a
+hand allows for a route.
+
+Enumeration lists one payment per *payment structure*: the chosen color, how
+many spaces are paid with single color cards, with single locomotives and
+with groups (3 cards on ferries, 4 on Murmansk–Lieksa). Which cards fill the
+groups is a free choice of the player; the options fill groups canonically
+(colors other than the payment color first, fewest-held first, then the
+payment color, then locomotives last), and any other valid filling is still
+accepted by ``check_payment`` and by the game.
+
+>>> from ttr_nordic.engine.board import load_board
+>>> from ttr_nordic.engine.cards import parse_cards, cards_to_letters
+>>> ferry = load_board().route_by_code("R45")  # Kristiansand–Stavanger, 3 orange, 1 loco
+>>> check_payment(ferry, parse_cards("OOL")) is None
+True
+>>> check_payment(ferry, parse_cards("OOO")).name
+'MISSING_LOCOMOTIVES'
+>>> sorted(cards_to_letters(p) for p in payment_options(ferry, list(parse_cards("OOOLL"))))
+['LLL', 'OLL', 'OOL']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .board import GRAY, Route, RouteKind
+from .cards import COLORS, LOCOMOTIVE, Counts
+from .errors import Reason
+
+FERRY_GROUP = 3
+SPECIAL_GROUP = 4
+
+_Counts9 = list[int]
+
+
+def _single_color(payment: Sequence[int]) -> int | None:
+    """The one color among the non-locomotive cards, -2 if none, None if several."""
+    found = -2
+    for color in COLORS:
+        if payment[color]:
+            if found != -2:
+                return None
+            found = color
+    return found
+
+
+def check_payment(route: Route, payment: Sequence[int]) -> Reason | None:
+    """Why ``payment`` cannot claim ``route`` (ignoring the hand), or None if it fits."""
+    kind = route.kind
+    n = route.length
+    total = sum(payment)
+    locos = payment[LOCOMOTIVE]
+    if kind is RouteKind.REGULAR:
+        if locos:
+            return Reason.LOCOMOTIVE_NOT_ALLOWED
+        color = _single_color(payment)
+        if color is None or (route.color != GRAY and color not in (-2, route.color)):
+            return Reason.WRONG_COLOR
+        if total != n:
+            return Reason.INVALID_PAYMENT
+        return None
+    if kind is RouteKind.TUNNEL:
+        color = _single_color(payment)
+        if color is None or (route.color != GRAY and color not in (-2, route.color)):
+            return Reason.WRONG_COLOR
+        if total != n:
+            return Reason.INVALID_PAYMENT
+        return None
+    if kind is RouteKind.FERRY:
+        return _check_ferry(route, payment, total, locos)
+    return _check_special(route, payment, total)
+
+
+def _ferry_fits(n: int, loco_spaces: int, total: int, locos: int, color_cards: int) -> bool:
+    extra = total - n
+    if extra < 0 or extra % 2:
+        return False
+    groups = extra // 2
+    if groups > n:
+        return False
+    singles = n - groups
+    return min(locos, singles) + min(color_cards, n - loco_spaces, singles) >= singles
+
+
+def _check_ferry(route: Route, payment: Sequence[int], total: int, locos: int) -> Reason | None:
+    n, loco_spaces = route.length, route.ferry_locomotives
+    colors = COLORS if route.color == GRAY else (route.color,)
+    if any(_ferry_fits(n, loco_spaces, total, locos, payment[c]) for c in colors):
+        return None
+    if total == n and locos < loco_spaces:
+        single = _single_color(payment)
+        if single == -2 or (single is not None and single in colors):
+            return Reason.MISSING_LOCOMOTIVES
+    return Reason.INVALID_PAYMENT
+
+
+def _check_special(route: Route, payment: Sequence[int], total: int) -> Reason | None:
+    n = route.length
+    extra = total - n
+    if extra >= 0 and extra % (SPECIAL_GROUP - 1) == 0:
+        groups = extra // (SPECIAL_GROUP - 1)
+        if groups <= n and max(payment[c] for c in COLORS) >= n - groups:
+            return None
+    if total == n and payment[LOCOMOTIVE]:
+        return Reason.LOCOMOTIVE_NOT_ALLOWED
+    return Reason.INVALID_PAYMENT
+
+
+def _fill_groups(rest: _Counts9, need: int, color: int) -> _Counts9 | None:
+    """Take ``need`` cards from ``rest`` canonically; None if there are too few."""
+    if need == 0:
+        return [0] * 9
+    if sum(rest) < need:
+        return None
+    taken = [0] * 9
+    others = sorted((c for c in COLORS if c != color and rest[c]), key=lambda c: (rest[c], c))
+    for card in (*others, color, LOCOMOTIVE):
+        if card < 0 or not rest[card]:
+            continue
+        take = min(rest[card], need)
+        taken[card] += take
+        need -= take
+        if need == 0:
+            return taken
+    return None
+
+
+def _as_counts(values: _Counts9) -> Counts:
+    return (values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7], values[8])
+
+
+def ferry_options(route: Route, hand: Sequence[int]) -> list[Counts]:
+    """Every payment structure for a ferry (R6.9), one canonical payment each."""
+    n, loco_spaces = route.length, route.ferry_locomotives
+    hand_locos = hand[LOCOMOTIVE]
+    total_hand = sum(hand)
+    colors = COLORS if route.color == GRAY else (route.color,)
+    seen: set[Counts] = set()
+    out: list[Counts] = []
+    for groups in range(n + 1):
+        if n + 2 * groups > total_hand:
+            break
+        singles = n - groups
+        for color in colors:
+            max_color = min(hand[color], n - loco_spaces, singles)
+            for color_cards in range(max_color, -1, -1):
+                loco_cards = singles - color_cards
+                if loco_cards > hand_locos:
+                    break
+                rest = list(hand)
+                rest[color] -= color_cards
+                rest[LOCOMOTIVE] -= loco_cards
+                filler = _fill_groups(rest, FERRY_GROUP * groups, color)
+                if filler is None:
+                    continue
+                filler[color] += color_cards
+                filler[LOCOMOTIVE] += loco_cards
+                payment = _as_counts(filler)
+                if payment not in seen:
+                    seen.add(payment)
+                    out.append(payment)
+    return out
+
+
+def special_options(route: Route, hand: Sequence[int]) -> list[Counts]:
+    """Every payment structure for Murmansk–Lieksa (R6.12), one canonical payment each."""
+    n = route.length
+    total_hand = sum(hand)
+    seen: set[Counts] = set()
+    out: list[Counts] = []
+    for color in COLORS:
+        for groups in range(n + 1):
+            color_cards = n - groups
+            if color_cards > hand[color]:
+                continue
+            if color_cards + SPECIAL_GROUP * groups > total_hand:
+                break
+            rest = list(hand)
+            rest[color] -= color_cards
+            filler = _fill_groups(rest, SPECIAL_GROUP * groups, color)
+            if filler is None:
+                continue
+            filler[color] += color_cards
+            payment = _as_counts(filler)
+            if payment not in seen:
+                seen.add(payment)
+                out.append(payment)
+    return out
+
+
+def tunnel_options(route: Route, hand: Sequence[int]) -> list[Counts]:
+    """Every base payment for a tunnel (R6.10): each color/locomotive mix once."""
+    n = route.length
+    hand_locos = hand[LOCOMOTIVE]
+    colors = COLORS if route.color == GRAY else (route.color,)
+    out: list[Counts] = []
+    if hand_locos >= n:
+        only_locos = [0] * 9
+        only_locos[LOCOMOTIVE] = n
+        out.append(_as_counts(only_locos))
+    for color in colors:
+        for color_cards in range(min(hand[color], n), 0, -1):
+            loco_cards = n - color_cards
+            if loco_cards > hand_locos:
+                break
+            payment = [0] * 9
+            payment[color] = color_cards
+            payment[LOCOMOTIVE] = loco_cards
+            out.append(_as_counts(payment))
+    return out
+
+
+def regular_options(route: Route, hand: Sequence[int]) -> list[Counts]:
+    """Every payment for a regular route (R6.7, R6.8): one per color held in enough number."""
+    n = route.length
+    colors = COLORS if route.color == GRAY else (route.color,)
+    out: list[Counts] = []
+    for color in colors:
+        if hand[color] >= n:
+            payment = [0] * 9
+            payment[color] = n
+            out.append(_as_counts(payment))
+    return out
+
+
+def payment_options(route: Route, hand: Sequence[int]) -> list[Counts]:
+    """The distinct payments ``hand`` allows for ``route`` (ignoring trains and ownership)."""
+    kind = route.kind
+    if kind is RouteKind.REGULAR:
+        return regular_options(route, hand)
+    if kind is RouteKind.FERRY:
+        return ferry_options(route, hand)
+    if kind is RouteKind.TUNNEL:
+        return tunnel_options(route, hand)
+    return special_options(route, hand)
+
+
+def can_pay(route: Route, hand: Sequence[int]) -> bool:
+    """Whether ``hand`` holds at least one valid payment for ``route``."""
+    n = route.length
+    kind = route.kind
+    colors = COLORS if route.color == GRAY else (route.color,)
+    best = max(hand[c] for c in colors)
+    if kind is RouteKind.REGULAR:
+        return best >= n
+    locos = hand[LOCOMOTIVE]
+    if kind is RouteKind.TUNNEL:
+        return best + locos >= n
+    if kind is RouteKind.FERRY:
+        return bool(ferry_options(route, hand))
+    return bool(special_options(route, hand))
+
+
+def tunnel_extra_options(needed: int, locomotive_only: bool, color: int, hand: Sequence[int]) -> list[Counts]:
+    """The extra payments for a tunnel that revealed ``needed`` matching cards (R6.11 step 7)."""
+    hand_locos = hand[LOCOMOTIVE]
+    out: list[Counts] = []
+    color_max = 0 if locomotive_only else min(hand[color], needed)
+    for color_cards in range(color_max, -1, -1):
+        loco_cards = needed - color_cards
+        if loco_cards > hand_locos:
+            break
+        payment = [0] * 9
+        if color_cards:
+            payment[color] = color_cards
+        payment[LOCOMOTIVE] = loco_cards
+        out.append(_as_counts(payment))
+    return out
+
+
+def check_tunnel_extra(needed: int, locomotive_only: bool, color: int, cards: Sequence[int]) -> bool:
+    """Whether ``cards`` is a valid extra payment (only the count and the kinds matter)."""
+    if sum(cards) != needed:
+        return False
+    allowed = (LOCOMOTIVE,) if locomotive_only else (color, LOCOMOTIVE)
+    return all(cards[c] == 0 for c in range(9) if c not in allowed)

@@ -1,0 +1,256 @@
+"""Per-player views (spec §10) and determinization for search.
+
+A :class:`PlayerView` holds exactly what one player may see: the public
+board state, their own hand and tickets, the cards others are publicly known
+to hold (taken face up, or shown in a declined tunnel), and a log in which
+other players' blind draws and kept tickets are hidden. Every interface and
+every agent works from a view.
+
+>>> import random
+>>> from ttr_nordic.engine import GameState
+>>> game = GameState.new(players=2, seed=5)
+>>> view = game.view(0)
+>>> view.hand_sizes, view.deck_count
+((4, 4), 97)
+>>> sample = view.determinize(random.Random(1))
+>>> sample.hands[0] == game.hands[0], sample.deck_count
+(True, 97)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import DrawBlind, KeepTickets
+from .cards import FULL_DECK_COUNTS, NUM_KINDS, Counts, to_counts
+from .scoring import GameResult, ticket_completed
+
+if TYPE_CHECKING:
+    from .board import Board
+    from .state import GameState, LogEntry, Phase, TunnelAttempt
+
+
+@dataclass(frozen=True, slots=True)
+class PublicLogEntry:
+    """A log line as ``viewer`` may see it: ``text`` is readable, ``notation`` is
+    None when the action is hidden (another player's blind draw or ticket choice)."""
+
+    player: int
+    text: str
+    notation: str | None
+    card: int
+    revealed: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything ``player`` may see. ``known_cards[q]`` are cards player q is publicly
+    known to hold (for ``player`` itself, its whole hand)."""
+
+    board: Board
+    player: int
+    num_players: int
+    first_player: int
+    current: int
+    phase: Phase
+    turn: int
+    display: tuple[int, ...]
+    deck_count: int
+    discard: Counts
+    ticket_deck_count: int
+    route_owner: tuple[int, ...]
+    trains: tuple[int, ...]
+    scores: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    ticket_counts: tuple[int, ...]
+    offer_counts: tuple[int, ...]
+    known_cards: tuple[Counts, ...]
+    hand: Counts
+    tickets: tuple[int, ...]
+    offered_tickets: tuple[int, ...]
+    returned_tickets: tuple[int, ...]
+    tunnel: TunnelAttempt | None
+    final_turns_left: int
+    final_round_trigger: int
+    consecutive_passes: int
+    log: tuple[PublicLogEntry, ...]
+    all_tickets: tuple[tuple[int, ...], ...] | None
+    result: GameResult | None
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.current == self.player and self.phase.name != "GAME_OVER"
+
+    def ticket_status(self) -> list[tuple[int, bool]]:
+        """Own tickets with whether each is completed by own routes now."""
+        owned = [rid for rid, owner in enumerate(self.route_owner) if owner == self.player]
+        return [(t, ticket_completed(self.board, owned, t)) for t in self.tickets]
+
+    def determinize(self, rng: random.Random) -> GameState:
+        """A full state consistent with this view: unseen cards and tickets dealt at random.
+
+        The sampled state has a fresh random generator drawn from ``rng``, so
+        future shuffles are not those of the real game.
+        """
+        return determinize(self, rng)
+
+
+def _describe(state: GameState, entry: LogEntry, viewer: int) -> PublicLogEntry:
+    from .cards import CARD_NAMES, describe_cards
+
+    who = f"Player {entry.player + 1}"
+    action = entry.action
+    notation: str | None = action.notation()
+    card = entry.card
+    own = entry.player == viewer or state.phase.name == "GAME_OVER"
+    if isinstance(action, DrawBlind):
+        if own:
+            text = f"{who} drew {CARD_NAMES[card]} from the deck"
+        else:
+            text, notation, card = f"{who} drew a card from the deck", None, -1
+    elif isinstance(action, KeepTickets):
+        if own:
+            names = ", ".join(state.board.tickets[t].name for t in action.tickets)
+            text = f"{who} kept {len(action.tickets)} ticket(s): {names}"
+        else:
+            text, notation = f"{who} kept {len(action.tickets)} ticket(s)", None
+    else:
+        kind = type(action).__name__
+        if kind == "DrawFaceUp":
+            text = f"{who} took a face-up {CARD_NAMES[card]}"
+        elif kind == "DrawTickets":
+            text = f"{who} drew destination tickets"
+        elif kind == "Claim":
+            route = state.board.routes[action.route]  # type: ignore[union-attr]
+            paid = describe_cards(action.payment)  # type: ignore[union-attr]
+            if entry.revealed or route.kind.name == "TUNNEL":
+                shown = describe_cards(to_counts([entry.revealed.count(k) for k in range(NUM_KINDS)]))
+                result = "and claimed it" if entry.claimed else "and must pay extra or decline"
+                text = f"{who} tried tunnel {route.name} with {paid}, revealed {shown}, {result}"
+            else:
+                text = f"{who} claimed {route.name} with {paid}"
+        elif kind == "PayTunnelExtra":
+            text = f"{who} paid {describe_cards(action.cards)} extra and claimed the tunnel"  # type: ignore[union-attr]
+        elif kind == "DeclineTunnel":
+            text = f"{who} declined the tunnel"
+        else:
+            text = f"{who} passed"
+    return PublicLogEntry(entry.player, text, notation, card, entry.revealed)
+
+
+def make_view(state: GameState, player: int) -> PlayerView:
+    """Build ``player``'s view of ``state``."""
+    if not 0 <= player < state.num_players:
+        raise ValueError(f"no player {player} in a {state.num_players}-player game")
+    over = state.phase.name == "GAME_OVER"
+    n = state.num_players
+    known = tuple(to_counts(state.hands[q]) if q == player else to_counts(state.known[q]) for q in range(n))
+    return PlayerView(
+        board=state.board,
+        player=player,
+        num_players=n,
+        first_player=state.first_player,
+        current=state.current,
+        phase=state.phase,
+        turn=state.turn,
+        display=tuple(state.display),
+        deck_count=len(state.deck),
+        discard=to_counts(state.discard),
+        ticket_deck_count=len(state.ticket_deck),
+        route_owner=tuple(state.route_owner),
+        trains=tuple(state.trains),
+        scores=tuple(state.scores),
+        hand_sizes=tuple(sum(h) for h in state.hands),
+        ticket_counts=tuple(len(t) for t in state.tickets),
+        offer_counts=tuple(len(o) for o in state.offers),
+        known_cards=known,
+        hand=to_counts(state.hands[player]),
+        tickets=tuple(state.tickets[player]),
+        offered_tickets=tuple(state.offers[player]),
+        returned_tickets=tuple(state.returned_tickets[player]),
+        tunnel=state.tunnel,
+        final_turns_left=state.final_turns_left,
+        final_round_trigger=state.final_round_trigger,
+        consecutive_passes=state.consecutive_passes,
+        log=tuple(_describe(state, entry, player) for entry in state.log),
+        all_tickets=tuple(tuple(t) for t in state.tickets) if over else None,
+        result=state.result() if over else None,
+    )
+
+
+def determinize(view: PlayerView, rng: random.Random) -> GameState:
+    """Sample a full :class:`GameState` consistent with ``view`` (see :meth:`PlayerView.determinize`)."""
+    from .state import GameConfig, GameState
+
+    # The real seed is secret (it fixes the deck order), so the sample gets its own.
+    config = GameConfig(view.num_players, rng.getrandbits(63), view.first_player)
+    state = GameState._blank(view.board, config)
+    me = view.player
+    n = view.num_players
+    # Cards: everything not seen by the viewer is shuffled into a pool.
+    unseen = list(FULL_DECK_COUNTS)
+    seen: list[Counts] = [view.hand, view.discard]
+    seen.extend(view.known_cards[q] for q in range(n) if q != me)
+    for counts in seen:
+        for kind in range(NUM_KINDS):
+            unseen[kind] -= counts[kind]
+    for card in view.display:
+        if card >= 0:
+            unseen[card] -= 1
+    if view.tunnel is not None:
+        for kind in range(NUM_KINDS):
+            unseen[kind] -= view.tunnel.base[kind]
+        for card in view.tunnel.revealed:
+            unseen[card] -= 1
+    if any(c < 0 for c in unseen):
+        raise ValueError("inconsistent view: more cards seen than exist")
+    pool = [kind for kind in range(NUM_KINDS) for _ in range(unseen[kind])]
+    rng.shuffle(pool)
+    for q in range(n):
+        if q == me:
+            state.hands[q] = list(view.hand)
+            state.known[q] = list(view.known_cards[q])
+            continue
+        hand = list(view.known_cards[q])
+        state.known[q] = list(view.known_cards[q])
+        for _ in range(view.hand_sizes[q] - sum(hand)):
+            hand[pool.pop()] += 1
+        state.hands[q] = hand
+    if len(pool) != view.deck_count:
+        raise ValueError(f"inconsistent view: {len(pool)} unseen cards for a draw pile of {view.deck_count}")
+    state.deck = pool
+    state.discard = list(view.discard)
+    state.display = list(view.display)
+    # Tickets: the viewer knows its own kept, offered and returned tickets.
+    mine = set(view.tickets) | set(view.offered_tickets) | set(view.returned_tickets)
+    ticket_pool = [t for t in range(len(view.board.tickets)) if t not in mine]
+    rng.shuffle(ticket_pool)
+    for q in range(n):
+        if q == me:
+            state.tickets[q] = list(view.tickets)
+            state.offers[q] = list(view.offered_tickets)
+            state.returned_tickets[q] = list(view.returned_tickets)
+            continue
+        if view.all_tickets is not None:
+            state.tickets[q] = list(view.all_tickets[q])
+            ticket_pool = [t for t in ticket_pool if t not in state.tickets[q]]
+        else:
+            state.tickets[q] = [ticket_pool.pop() for _ in range(view.ticket_counts[q])]
+        state.offers[q] = sorted(ticket_pool.pop() for _ in range(view.offer_counts[q]))
+    state.ticket_deck = [ticket_pool.pop() for _ in range(view.ticket_deck_count)]
+    # Whatever is left was returned by other players; it is out of the game.
+    state.route_owner = list(view.route_owner)
+    state.trains = list(view.trains)
+    state.scores = list(view.scores)
+    state.first_player = view.first_player
+    state.current = view.current
+    state.phase = view.phase
+    state.tunnel = view.tunnel
+    state.final_turns_left = view.final_turns_left
+    state.final_round_trigger = view.final_round_trigger
+    state.consecutive_passes = view.consecutive_passes
+    state.turn = view.turn
+    state.determinized = True
+    return state
