@@ -19,7 +19,7 @@ accepted by ``check_payment`` and by the game.
 True
 >>> check_payment(ferry, parse_cards("OOO")).name
 'MISSING_LOCOMOTIVES'
->>> sorted(cards_to_letters(p) for p in payment_options(ferry, list(parse_cards("OOOLL"))))
+>>> sorted(cards_to_letters(p) for p in payment_options(ferry, parse_cards("OOOLL")))
 ['LLL', 'OLL', 'OOL']
 """
 

@@ -6,7 +6,7 @@ cheap to :meth:`~GameState.clone`. Every decision is atomic: the current
 choose an action, second card, keep tickets, tunnel extra payment, game over).
 
 >>> from ttr_nordic.engine import GameState, parse_action
->>> game = GameState.new(players=2, seed=7)
+>>> game = GameState.new(players=2, seed=7, first_player=0)
 >>> game.decision.phase.name
 'INITIAL_TICKETS'
 >>> len(game.legal_actions())  # keep 2 to 5 of the 5 dealt tickets

@@ -1,0 +1,74 @@
+"""The agent interface and the game loop that drives agents.
+
+An agent receives its player's :class:`~ttr_nordic.engine.PlayerView` (never
+the full state) and the legal actions of its decision, and returns one of
+them. The legal actions depend only on what the view shows (own hand, public
+board), so passing them leaks nothing.
+
+>>> from ttr_nordic.ai import RandomAgent, play_game
+>>> game = play_game([RandomAgent(seed=1), RandomAgent(seed=2)], seed=9)
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+from ..engine import Action, GameState, PlayerView
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with a ``name`` and a ``choose(view, legal)`` method returning one of ``legal``."""
+
+    name: str
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action: ...
+
+
+class RandomAgent:
+    """Uniform over the legal actions; deterministic given its seed.
+
+    >>> import random
+    >>> from ttr_nordic.engine import GameState
+    >>> game = GameState.new(seed=1)
+    >>> action = RandomAgent(seed=0).choose(game.view(game.decision.player), game.legal_action_list())
+    >>> game.is_legal(action)
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return legal[self.rng.randrange(len(legal))]
+
+
+def play_game(
+    agents: Sequence[Agent],
+    seed: int = 0,
+    first_player: int | None = None,
+    on_action: Callable[[GameState, int, Action], None] | None = None,
+    max_actions: int = 10_000,
+) -> GameState:
+    """Play one game between ``agents`` (one per seat) and return the finished state.
+
+    Each agent's choice is checked by the engine; ``on_action(state, player, action)``
+    is called before each action is applied.
+    """
+    state = GameState.new(players=len(agents), seed=seed, first_player=first_player)
+    for _ in range(max_actions):
+        if state.is_over:
+            return state
+        player = state.decision.player
+        legal = state.legal_action_list()
+        action = agents[player].choose(state.view(player), legal)
+        if on_action is not None:
+            on_action(state, player, action)
+        state.apply(action, player)
+    raise RuntimeError(f"game did not end within {max_actions} actions")
