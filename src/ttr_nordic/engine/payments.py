@@ -20,7 +20,7 @@ True
 >>> check_payment(ferry, parse_cards("OOO")).name
 'MISSING_LOCOMOTIVES'
 >>> sorted(cards_to_letters(p) for p in payment_options(ferry, parse_cards("OOOLL")))
-['LLL', 'OLL', 'OOL']
+['OLL', 'OOL', 'OOOLL']
 """
 
 from __future__ import annotations
