@@ -1,0 +1,539 @@
+"""The terminal game, driven through injected input and output (no real terminal needed)."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from ttr_nordic.ai import RandomAgent, play_game
+from ttr_nordic.ai.registry import agent_names, make_agent
+from ttr_nordic.engine import (
+    Claim,
+    DeclineTunnel,
+    DrawBlind,
+    GameRecord,
+    GameResult,
+    GameState,
+    KeepTickets,
+    Phase,
+    PlayerResult,
+    TicketResult,
+)
+from ttr_nordic.terminal.app import build_seats, default_save_path, run
+from ttr_nordic.terminal.console import QuitGame, TerminalIO
+from ttr_nordic.terminal.play import GameSession, Seat
+from ttr_nordic.terminal.render import Renderer
+
+CARD_COUNT = re.compile(r"\b\d+ (purple|white|blue|yellow|orange|black|red|green|locomotive)\b")
+RANGE = re.compile(r"\[1-(\d+)")
+
+
+class Script:
+    """Answers prompts: first the given answers, then ``strategy(prompt)``, then end of input.
+
+    The prompt and the answer are written into the same transcript as the game's output,
+    as a terminal would show them. An answer may be an exception to raise (e.g. Ctrl-C).
+    """
+
+    def __init__(
+        self,
+        answers: Iterable[str | BaseException] = (),
+        strategy: Callable[[str], str] | None = None,
+        limit: int = 20_000,
+    ) -> None:
+        self.answers = list(answers)
+        self.strategy = strategy
+        self.limit = limit
+        self.calls = 0
+        self.out = io.StringIO()
+        self.err = io.StringIO()
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.calls += 1
+        self.prompts.append(prompt)
+        self.out.write(prompt)
+        if self.calls > self.limit:
+            raise EOFError
+        if self.answers:
+            answer = self.answers.pop(0)
+        elif self.strategy is not None:
+            answer = self.strategy(prompt)
+        else:
+            raise EOFError
+        if isinstance(answer, BaseException):
+            raise answer
+        self.out.write(answer + "\n")
+        return answer
+
+    def io(self, color: bool = False) -> TerminalIO:
+        return TerminalIO(input_fn=self, out=self.out, err=self.err, color=color)
+
+    @property
+    def text(self) -> str:
+        return self.out.getvalue()
+
+
+def random_answers(seed: int) -> Callable[[str], str]:
+    """A random valid number for numbered prompts, Enter for the others."""
+    rng = random.Random(seed)
+
+    def answer(prompt: str) -> str:
+        match = RANGE.search(prompt)
+        return str(rng.randint(1, int(match.group(1)))) if match else ""
+
+    return answer
+
+
+def human_vs_bot(seed: int = 5, first_player: int = 0) -> tuple[GameState, GameSession, Script]:
+    state = GameState.new(players=2, seed=seed, first_player=first_player)
+    script = Script()
+    seats = [Seat("Ann"), Seat("Bot", RandomAgent(seed), "random")]
+    return state, GameSession(state, seats, script.io()), script
+
+
+def advance_to(state: GameState, wanted: Callable[[GameState], bool], seed: int = 0) -> bool:
+    """Play random legal moves until ``wanted(state)``; False if the game ended first."""
+    rng = random.Random(seed)
+    while not state.is_over:
+        if wanted(state):
+            return True
+        legal = state.legal_action_list()
+        state.apply(legal[rng.randrange(len(legal))])
+    return False
+
+
+def at_choose_action(state: GameState) -> bool:
+    return state.decision.player == 0 and state.decision.phase is Phase.CHOOSE_ACTION
+
+
+# ---------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize(
+    ("seed", "extra"),
+    [(11, []), (12, ["--players", "3", "--humans", "2", "--names", "Ann,Ben,Cy"])],
+)
+def test_complete_game_to_the_scoring_screen(tmp_path: Path, seed: int, extra: list[str]) -> None:
+    save = tmp_path / "game.json"
+    script = Script(strategy=random_answers(seed))
+    code = run(["play", "--seed", str(seed), "--no-color", "--save", str(save), *extra], script.io())
+    text = script.text
+    assert code == 0, script.err.getvalue()
+    assert "=== Final scoring ===" in text
+    assert "Globetrotter bonus" in text and "Total" in text and "longest path" in text
+    assert re.search(r"Winner: .+ with -?\d+ points\.|share the victory|wins with the", text)
+    assert f"Game record saved to {save}" in text
+    assert "\033[" not in text  # --no-color, and not a TTY anyway
+    record = GameRecord.load(save)
+    assert record.replay().is_over
+    assert record.meta["finished"] is True
+    assert len(record.meta["names"]) == record.config.players
+    if extra:
+        assert record.meta["names"] == ["Ann", "Ben", "Cy"]
+        assert record.meta["agents"] == ["human", "human", "random"]
+    else:
+        assert record.meta["agents"] == ["human", "random"]
+
+
+def test_ai_moves_are_reported_from_the_public_log() -> None:
+    state, session, script = human_vs_bot(seed=5, first_player=1)
+    session.step()  # the bot keeps its initial tickets
+    assert " * Bot kept " in script.text
+    # the bot's ticket names are private: only the count is shown
+    kept = state.tickets[1]
+    assert all(state.board.tickets[t].name not in script.text for t in kept)
+
+
+# ------------------------------------------------------------------ bad input
+
+
+def test_bad_input_never_crashes_and_leaves_the_state_unchanged() -> None:
+    state, session, script = human_vs_bot()
+    assert advance_to(state, at_choose_action, seed=1)
+    before_history = list(state.history)
+    before_view = state.view(0)
+    script.answers = ["abc", "99", "", "0", "-3", "2.5", "F9", "h", "r", "r oslo", "s", "c", "0", "x y z"]
+    with pytest.raises(QuitGame) as stop:
+        session.human_decision(0)
+    assert stop.value.how == "eof"
+    assert state.history == before_history
+    assert state.view(0) == before_view
+    text = script.text
+    assert "99 is not a choice" in text
+    assert "Please type a number" in text
+    assert "-3 is not a choice" in text
+    assert "Not understood" in text and "face-up slots are F1 to F5" in text
+    assert "Expert notation" in text  # h
+    assert "Free routes" in text  # r
+
+
+def test_illegal_notation_prints_the_engines_reason() -> None:
+    state, session, script = human_vs_bot()
+    assert advance_to(state, at_choose_action, seed=1)
+    before = list(state.history)
+    script.answers = ["K 1 2", "C R99 OOO", "C R01 PPPPPPP", "X L"]
+    with pytest.raises(QuitGame):
+        session.human_decision(0)
+    assert state.history == before
+    text = script.text
+    assert "Not allowed: no tickets are on offer" in text
+    assert "Not allowed: there is no route R99" in text
+    assert "Not allowed: you do not hold 7 purple" in text
+    assert "Not allowed: no tunnel claim is being resolved" in text
+    # then a legal expert move goes through the engine
+    script.answers = ["B"]
+    session.human_decision(0)
+    assert state.history[-1] == DrawBlind()
+    assert state.decision == (0, Phase.SECOND_CARD)
+
+
+def test_end_of_input_quit_and_ctrl_c_save_the_game(tmp_path: Path) -> None:
+    cases: list[tuple[list[str | BaseException], int, str]] = [
+        ([], 0, "End of input"),
+        (["q"], 0, "Saving the game"),
+        ([KeyboardInterrupt()], 130, "Interrupted"),
+    ]
+    for answers, expected_code, message in cases:
+        save = tmp_path / f"g{expected_code}{len(answers)}.json"
+        script = Script(answers)
+        code = run(["play", "--seed", "4", "--save", str(save)], script.io())
+        assert code == expected_code
+        assert message in script.text
+        record = GameRecord.load(save)
+        assert record.meta["finished"] is False
+        assert not record.replay().is_over
+
+
+def test_default_save_file_is_named_after_the_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for expected in ("ttr-nordic-7.json", "ttr-nordic-7-2.json"):
+        script = Script()
+        assert run(["play", "--seed", "7"], script.io()) == 0
+        assert (tmp_path / expected).exists()
+        assert f"saved to {expected}" in script.text
+    assert default_save_path(7, tmp_path).name == "ttr-nordic-7-3.json"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--players", "2", "--humans", "3"],
+        ["--players", "2", "--names", "A,B,C"],
+        ["--ai", "genius"],
+        ["--names", "A,A"],
+        ["--humans", "-1"],
+    ],
+)
+def test_bad_play_options_exit_2_with_a_message(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    script = Script()
+    assert run(["play", "--seed", "1", *argv], script.io()) == 2
+    assert "ttr-nordic play: error:" in script.err.getvalue()
+    assert script.calls == 0
+
+
+# ------------------------------------------------------------------- menus
+
+
+def test_keep_tickets_by_ticket_numbers_and_by_choice_number() -> None:
+    state, session, script = human_vs_bot(first_player=0)
+    offer = list(state.offers[0])
+    script.answers = ["keep 2", "1 3"]  # keeping one initial ticket is refused by the engine
+    session.human_decision(0)
+    assert "Not allowed: keep at least 2" in script.text
+    assert state.tickets[0] == [offer[0], offer[2]]
+    assert "Ticket 1:" in script.text and f"{state.board.tickets[offer[0]].points:>3} pts" in script.text
+
+    state2, session2, script2 = human_vs_bot(first_player=0)
+    offer2 = list(state2.offers[0])
+    script2.answers = ["1"]  # choice 1 = keep all
+    session2.human_decision(0)
+    assert sorted(state2.tickets[0]) == sorted(offer2)
+
+
+def test_claim_through_the_two_level_menu_with_a_way_back() -> None:
+    def has_claim(state: GameState) -> bool:
+        return at_choose_action(state) and any(isinstance(a, Claim) for a in state.legal_action_list())
+
+    state, session, script = human_vs_bot(seed=8)
+    assert advance_to(state, has_claim, seed=2)
+    legal = state.legal_action_list()
+    claim_entry = sum(1 for a in legal if not isinstance(a, Claim)) + 1
+    script.answers = ["c", "1", "0", "0", str(claim_entry), "1", "1"]
+    before = len(state.history)
+    session.human_decision(0)
+    assert len(state.history) == before + 1
+    claim = state.history[-1]
+    assert isinstance(claim, Claim) and claim in legal
+    text = script.text
+    assert text.count("Claim which route?") == 3  # first visit, back from payment, second visit
+    assert "pay with (0 = back)" in text
+    assert re.search(r"\d+\) \d+ \w+( \+ \d+ \w+)*\n", text)  # "2 orange + 1 locomotive"
+
+
+def test_tunnel_shows_the_revealed_cards_and_can_be_declined() -> None:
+    def at_tunnel(state: GameState) -> bool:
+        return state.decision == (0, Phase.TUNNEL_EXTRA)
+
+    for seed in range(60):
+        state, session, script = human_vs_bot(seed=seed)
+        if advance_to(state, at_tunnel, seed=seed):
+            break
+    else:
+        pytest.fail("no tunnel decision found")
+    tunnel = state.tunnel
+    assert tunnel is not None
+    hand_before = list(state.hands[0])
+    script.answers = ["decline"]
+    session.human_decision(0)
+    assert state.history[-1] == DeclineTunnel()
+    text = script.text
+    assert "Revealed from the deck:" in text
+    assert "To complete the claim: pay" in text
+    assert "Decline: take back" in text
+    assert state.hands[0] == [h + b for h, b in zip(hand_before, tunnel.base, strict=True)]
+
+
+def test_route_list_filters_by_region_and_marks_claimable_routes() -> None:
+    state, session, _ = human_vs_bot()
+    assert advance_to(state, at_choose_action, seed=1)
+    legal = state.legal_action_list()
+    lines = session.route_list(state.view(0), legal, ["FI-EE".replace("-", "–")])
+    assert lines[0].startswith("Free routes matching")
+    assert any("Helsinki–Tallinn" in line for line in lines)
+    assert not any("Oslo" in line for line in lines)
+    everything = session.route_list(state.view(0), legal, [])
+    claimable = {state.board.routes[a.route].code for a in legal if isinstance(a, Claim)}
+    for line in everything:
+        if line.startswith("  * "):
+            assert line.split()[1] in claimable
+
+
+# ---------------------------------------------------------------- hot-seat
+
+
+def test_hot_seat_hides_the_other_hand() -> None:
+    state = GameState.new(players=2, seed=21)
+    seats = [Seat("Ann"), Seat("Ben")]
+    checks: list[tuple[int, int, str, str]] = []  # (output position, player, own hand line, other hand line)
+    renderer = Renderer(TerminalIO(out=io.StringIO()), state.board, ["Ann", "Ben"])
+    strategy = random_answers(3)
+
+    def answer(prompt: str) -> str:
+        if "press Enter" in prompt:
+            p = state.decision.player
+            own = renderer.hand_line(state.view(p))
+            other = renderer.hand_line(state.view(1 - p))
+            checks.append((len(script.text), p, own, other))
+            return ""
+        return strategy(prompt)
+
+    script = Script(strategy=answer, limit=400)
+    session = GameSession(state, seats, script.io())
+    assert session.run() == 0  # stops at the limit: end of input
+    text = script.text
+    assert len(checks) > 10
+    previous_end = 0
+    for index, (position, player, own, other) in enumerate(checks):
+        # Between the last clear and Enter: only the pass screen, nothing private.
+        screen = text[text.rfind("~~~~", previous_end, position) : position]
+        assert f"Pass the terminal to {seats[player].name}" in screen
+        assert "hand" not in screen.lower() and "ticket" not in screen.lower()
+        assert not CARD_COUNT.search(screen)
+        # After Enter: this player's own hand, never the other's.
+        end = checks[index + 1][0] if index + 1 < len(checks) else len(text)
+        turn = text[position:end]
+        if "Your hand" in turn:
+            assert turn.count(own) >= 1
+            if other != own:
+                assert other not in turn
+        previous_end = position
+
+
+def test_no_pass_screen_for_a_single_human(tmp_path: Path) -> None:
+    script = Script(strategy=random_answers(1), limit=60)
+    run(["play", "--seed", "2", "--no-color", "--save", str(tmp_path / "g.json")], script.io())
+    assert "Pass the terminal" not in script.text
+
+
+# ------------------------------------------------------------------ replay
+
+
+@pytest.fixture
+def finished_record(tmp_path: Path) -> tuple[Path, GameState]:
+    state = play_game([RandomAgent(1), RandomAgent(2)], seed=3)
+    record = state.record()
+    record = GameRecord(record.config, record.actions, {"names": ["Ann", "Bot"], "agents": ["human", "random"]})
+    path = tmp_path / "finished.json"
+    record.save(path)
+    return path, state
+
+
+def test_replay_steps_forward_back_and_jumps(finished_record: tuple[Path, GameState]) -> None:
+    path, state = finished_record
+    total = len(state.history)
+    script = Script(["", "", "b", "10", "", "xyz", str(total + 5), "e", "", "q"])
+    assert run(["replay", str(path), "--no-color"], script.io()) == 0
+    headers = re.findall(r"^(Setup|Move \d+/\d+)", script.text, flags=re.MULTILINE)
+    steps = [1, 2, 1, 10, 11, total]
+    assert headers == ["Setup"] + [f"Move {n}/{total}" for n in steps]
+    text = script.text
+    assert "Unknown command 'xyz'" in text
+    assert f"There are only {total} moves" in text
+    assert "End of the record" in text
+    assert "=== Final scoring ===" in text
+    # a finished game is reviewed open: both hands, with the names from the record
+    assert "-- Ann --" in text and "-- Bot --" in text
+    first_move = state.view(0).log[0].text.replace("Player 1", "Ann", 1)
+    assert f"Move 1/{total}: {first_move}" in text
+
+
+def test_replay_auto_and_player_view_of_an_unfinished_game(tmp_path: Path) -> None:
+    save = tmp_path / "unfinished.json"
+    script = Script(strategy=random_answers(4), limit=30)
+    run(["play", "--seed", "9", "--humans", "2", "--names", "Ann,Ben", "--save", str(save)], script.io())
+    record = GameRecord.load(save)
+    assert not record.meta["finished"]
+    replay = Script()
+    assert run(["replay", str(save), "--auto", "--player", "2"], replay.io()) == 0
+    text = replay.text
+    assert "Shown as Ben saw it." in text
+    assert "Ben's hand" in text and "Ann's hand" not in text
+    assert re.search(r"^\s+1\. ", text, flags=re.MULTILINE)
+    assert replay.calls == 0  # --auto never waits
+    default = Script(["q"])
+    assert run(["replay", str(save)], default.io()) == 0
+    assert "Shown as Ann saw it." in default.text
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"format": "something-else"}', "not a game record"),
+        ('{"format": "ttr-nordic-record", "version": 1, "players": 2}', "needs 'seed'"),
+        ('{"format": "ttr-nordic-record", "version": 1, "players": 5, "seed": 1, "actions": []}', "2 or 3"),
+        ('{"format": "ttr-nordic-record", "version": 1, "players": 2, "seed": 1, "actions": ["F9"]}', "action 1"),
+        ('{"format": "ttr-nordic-record", "version": 1, "players": 2, "seed": 1, "actions": ["B"]}', "does not"),
+        ("[1, 2, 3]", "JSON object"),
+        (b"\xff\xfe\x00binary", "cannot read"),
+        (None, "cannot read"),
+    ],
+)
+def test_broken_replay_files_exit_2_with_a_message(tmp_path: Path, content: str | bytes | None, message: str) -> None:
+    path = tmp_path / "broken.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    script = Script()
+    assert run(["replay", str(path)], script.io()) == 2
+    err = script.err.getvalue()
+    assert "ttr-nordic replay: cannot replay" in err and message in err
+    assert "Traceback" not in err + script.text
+
+
+def test_replay_player_out_of_range(finished_record: tuple[Path, GameState]) -> None:
+    path, _ = finished_record
+    script = Script()
+    assert run(["replay", str(path), "--player", "3"], script.io()) == 2
+    assert "--player must be between 1 and 2" in script.err.getvalue()
+
+
+# ------------------------------------------------------- pieces and the CLI
+
+
+def test_agent_registry() -> None:
+    assert "random" in agent_names()
+    assert isinstance(make_agent("random", 3), RandomAgent)
+    with pytest.raises(ValueError, match="grandmaster"):
+        build_seats(2, 1, None, "grandmaster")
+    with pytest.raises(ValueError, match="2 AIs for 1 AI seat"):
+        build_seats(2, 1, None, "random,random")
+    seats = build_seats(3, 1, "Ann", "random", seed=5)
+    assert [s.name for s in seats] == ["Ann", "Random AI 1", "Random AI 2"]
+    assert [s.is_human for s in seats] == [True, False, False]
+
+
+def test_winner_texts_explain_the_tie_break() -> None:
+    renderer = Renderer(TerminalIO(out=io.StringIO()), GameState.new(seed=1).board, ["Ann", "Ben"])
+
+    def player(p: int, total: int, done: int, path: int) -> PlayerResult:
+        tickets = tuple(TicketResult(i, f"T{i}", 0, True) for i in range(done))
+        return PlayerResult(p, total, tickets, 0, path, total)
+
+    by_score = GameResult((player(0, 50, 1, 5), player(1, 40, 1, 5)), (0,), "score")
+    assert renderer.winner_text(by_score) == "Winner: Ann with 50 points."
+    by_tickets = GameResult((player(0, 50, 2, 5), player(1, 50, 3, 5)), (1,), "tickets")
+    assert "Ann and Ben tied on 50 points; Ben wins with the most completed tickets (3)" in renderer.winner_text(
+        by_tickets
+    )
+    by_path = GameResult((player(0, 50, 2, 9), player(1, 50, 2, 5)), (0,), "longest path")
+    assert "Ann wins with the longest path (9 trains)" in renderer.winner_text(by_path)
+    shared = GameResult((player(0, 50, 2, 9), player(1, 50, 2, 9)), (0, 1), "shared")
+    assert renderer.winner_text(shared).startswith("Ann and Ben share the victory")
+
+
+def test_colors_only_when_asked() -> None:
+    state, _, _ = human_vs_bot()
+    colored = Script()
+    session = GameSession(state, [Seat("Ann"), Seat("Bot", RandomAgent(1), "random")], colored.io(color=True))
+    session.intro()
+    colored.io(color=True).lines(session.render.status(state.view(0)))
+    assert "\033[" in colored.text
+    plain = Renderer(TerminalIO(out=io.StringIO()), state.board, ["Ann", "Bot"])
+    assert "\033[" not in "\n".join(plain.status(state.view(0)))
+    assert TerminalIO.for_terminal().color is False  # pytest's stdout is not a TTY
+
+
+def test_console_command_runs(tmp_path: Path) -> None:
+    exe = shutil.which("ttr-nordic", path=str(Path(sys.executable).parent))
+    command = [exe] if exe else [sys.executable, "-m", "ttr_nordic.cli"]
+    done = subprocess.run([*command, "--help"], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "play" in done.stdout and "replay" in done.stdout
+    # a real pipe: two answers, then end of input saves the game
+    save = tmp_path / "piped.json"
+    done = subprocess.run(
+        [*command, "play", "--seed", "3", "--save", str(save)],
+        input="1\n1\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "End of input" in done.stdout and "\033[" not in done.stdout
+    assert json.loads(save.read_text(encoding="utf-8"))["actions"][:1] != []
+    bad = subprocess.run(
+        [*command, "replay", str(tmp_path / "missing.json")], capture_output=True, text=True, check=False
+    )
+    assert bad.returncode == 2 and "cannot replay" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(("command", "expected"), [("play", "--humans"), ("replay", "--auto")])
+def test_subcommand_help(command: str, expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        run([command, "--help"], Script().io())
+    assert done.value.code == 0
+    assert expected in capsys.readouterr().out
+
+
+def test_keep_tickets_action_goes_through_the_engine() -> None:
+    state, session, script = human_vs_bot(first_player=0)
+    offer = tuple(state.offers[0])
+    script.answers = [f"K {offer[0]} {offer[1]}"]
+    session.human_decision(0)
+    assert state.history[-1] == KeepTickets(tuple(sorted(offer[:2])))
