@@ -14,6 +14,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_play_arguments(sub.add_parser("play", help="play a game in the terminal"))
     add_replay_arguments(sub.add_parser("replay", help="step through a saved game record"))
+    from .sim.cli import add_tournament_arguments
+
+    add_tournament_arguments(sub.add_parser("tournament", help="play many AI games and report statistics"))
     return parser
 
 
