@@ -1,0 +1,69 @@
+"""Information visibility (R10.1, R10.2, R3.5, R5.11, R7.6) through player views."""
+
+from __future__ import annotations
+
+import random
+
+from builders import GREEN, LOCO, RED, build, claim, counts, full_game
+
+from ttr_nordic.engine import DrawFaceUp
+from ttr_nordic.engine.actions import DECLINE_TUNNEL, DRAW_BLIND
+
+
+def test_public_and_secret_parts_of_a_view() -> None:
+    state = build(hands=["GGW", "KK"], display="RPPPP", deck="LGRWW", ticket_deck=[1, 2], tickets=[[5], [6, 7]])
+    state.apply(DrawFaceUp(0))  # face up: public
+    state.apply(DRAW_BLIND)  # blind: secret identity
+    view = state.view(1)
+    assert view.hand == tuple(counts("KK"))
+    assert view.hand_sizes == (5, 2)
+    assert view.known_cards[0] == tuple(counts("R"))  # only the face-up card is known
+    assert view.tickets == (6, 7)
+    assert view.ticket_counts == (1, 2)
+    assert view.ticket_deck_count == 2
+    assert view.deck_count == len(state.deck)
+    assert view.display == tuple(state.display)
+    assert view.discard == tuple(state.discard)
+    assert view.trains == (40, 40) and view.scores == (0, 0)
+    own = state.view(0)
+    assert own.hand == tuple(state.hands[0])
+    assert own.known_cards[0] == tuple(state.hands[0])
+
+
+def test_tunnel_reveal_payment_and_declined_base_are_public() -> None:
+    state = build(hands=["GGG", ""], deck="GLRW", display="PPPPP")
+    state.apply(claim("R44", "GG"))
+    entry = state.view(1).log[-1]
+    assert entry.revealed == (GREEN, LOCO, RED)
+    assert "2 green" in entry.text
+    state.apply(DECLINE_TUNNEL)
+    # The base payment went back to the hand in full view: the other player knows it.
+    assert state.view(1).known_cards[0] == tuple(counts("GG"))
+
+
+def test_tickets_revealed_at_the_end() -> None:
+    state = build(display=".....", tickets=[[3], [4]])
+    assert state.view(1).all_tickets is None
+    from ttr_nordic.engine.actions import PASS
+
+    state.apply(PASS)
+    state.apply(PASS)
+    assert state.is_over
+    view = state.view(1)
+    assert view.all_tickets == ((3,), (4,))
+    assert view.result is not None
+
+
+def test_a_sampled_state_agrees_with_the_view() -> None:
+    state = full_game(players=3, seed=17)
+    for _ in range(4):
+        state.apply(DRAW_BLIND)
+    view = state.view(2)
+    sample = view.determinize(random.Random(3))
+    assert sample.hands[2] == state.hands[2]
+    assert sample.tickets[2] == state.tickets[2]
+    assert [sum(h) for h in sample.hands] == [sum(h) for h in state.hands]
+    assert sample.display == state.display
+    assert len(sample.deck) == len(state.deck)
+    assert sum(sample.card_total()) == 110
+    assert [len(t) for t in sample.tickets] == [len(t) for t in state.tickets]
