@@ -79,7 +79,7 @@ class Claim:
     payment: Counts
 
     def notation(self) -> str:
-        return f"C R{self.route + 1:02d} {cards_to_letters(self.payment)}"
+        return f"C R{self.route + 1:02d} {cards_to_letters(self.payment) or '-'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +89,7 @@ class PayTunnelExtra:
     cards: Counts
 
     def notation(self) -> str:
-        return f"X {cards_to_letters(self.cards)}"
+        return f"X {cards_to_letters(self.cards) or '-'}"
 
 
 @dataclass(frozen=True, slots=True)

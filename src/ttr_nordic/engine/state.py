@@ -43,7 +43,7 @@ from .actions import (
     PayTunnelExtra,
 )
 from .board import GRAY, Board, RouteKind, load_board
-from .cards import COLORS, FULL_DECK_COUNTS, LOCOMOTIVE, NUM_KINDS, Counts, describe_cards
+from .cards import COLORS, FULL_DECK_COUNTS, LOCOMOTIVE, NUM_KINDS, Counts, describe_cards, to_counts
 from .errors import IllegalActionError, Reason
 from .payments import (
     can_pay,
@@ -143,8 +143,8 @@ class TunnelAttempt(NamedTuple):
 
 
 _CLAIM_CACHE: dict[tuple[int, Counts], Claim] = {}
-# Claim candidates per hand, shared by all games of the one board (see _claim_candidates).
-_CANDIDATE_CACHE: dict[Counts, tuple[tuple[int, int, int, Claim], ...]] = {}
+_Candidates = dict[Counts, tuple[tuple[int, int, int, Claim], ...]]
+# Claim candidates per hand, shared by all games on one board (see _claim_candidates).
 _CANDIDATE_CACHE_SIZE: Final = 200_000
 _KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
 
@@ -229,6 +229,7 @@ class GameState:
     determinized: bool
     _routes: tuple[_RouteInfo, ...]
     _simple_claims: tuple[tuple[Claim | None, ...], ...]
+    _candidates: _Candidates
 
     # ------------------------------------------------------------------ setup
 
@@ -296,7 +297,7 @@ class GameState:
         state.history = []
         state.log = []
         state.determinized = False
-        state._routes, state._simple_claims = _route_tables(board)
+        state._routes, state._simple_claims, state._candidates = _route_tables(board)
         return state
 
     first_player: int
@@ -342,6 +343,7 @@ class GameState:
         other.determinized = self.determinized
         other._routes = self._routes
         other._simple_claims = self._simple_claims
+        other._candidates = self._candidates
         return other
 
     # ------------------------------------------------------------ inspection
@@ -442,7 +444,7 @@ class GameState:
         p = self.current
         hand = self.hands[p]
         key = (hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7], hand[8])
-        candidates = _CANDIDATE_CACHE.get(key)
+        candidates = self._candidates.get(key)
         if candidates is None:
             candidates = self._claim_candidates(key)
         if not candidates:
@@ -495,9 +497,9 @@ class GameState:
                 for payment in special_options(routes[rid], hand):
                     found.append((rid, length, twin, _claim(rid, payment)))
         candidates = tuple(found)
-        if len(_CANDIDATE_CACHE) >= _CANDIDATE_CACHE_SIZE:
-            _CANDIDATE_CACHE.clear()
-        _CANDIDATE_CACHE[hand] = candidates
+        if len(self._candidates) >= _CANDIDATE_CACHE_SIZE:
+            self._candidates.clear()
+        self._candidates[hand] = candidates
         return candidates
 
     def _can_claim_any(self) -> bool:
@@ -890,10 +892,12 @@ class GameState:
         )
 
 
-def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], tuple[tuple[Claim | None, ...], ...]]:
+def _route_tables(
+    board: Board,
+) -> tuple[tuple[_RouteInfo, ...], tuple[tuple[Claim | None, ...], ...], _Candidates]:
     cached = _TABLES.get(id(board))
     if cached is not None and cached[0] is board:
-        return cached[1], cached[2]
+        return cached[1], cached[2], cached[3]
     infos = tuple(
         _RouteInfo(r.id, r.length, r.color, _KIND_CODE[r.kind], -1 if r.twin is None else r.twin) for r in board.routes
     )
@@ -904,28 +908,13 @@ def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], tuple[tuple[Cla
             if r.kind is RouteKind.REGULAR and r.color in (GRAY, color):
                 payment = [0] * NUM_KINDS
                 payment[color] = r.length
-                row.append(
-                    _claim(
-                        r.id,
-                        (
-                            payment[0],
-                            payment[1],
-                            payment[2],
-                            payment[3],
-                            payment[4],
-                            payment[5],
-                            payment[6],
-                            payment[7],
-                            payment[8],
-                        ),
-                    )
-                )
+                row.append(_claim(r.id, to_counts(payment)))
             else:
                 row.append(None)
         simple.append(tuple(row))
-    tables = (infos, tuple(simple))
-    _TABLES[id(board)] = (board, *tables)
-    return tables
+    candidates: _Candidates = {}
+    _TABLES[id(board)] = (board, infos, tuple(simple), candidates)
+    return infos, tuple(simple), candidates
 
 
-_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], tuple[tuple[Claim | None, ...], ...]]] = {}
+_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], tuple[tuple[Claim | None, ...], ...], _Candidates]] = {}
