@@ -12,12 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Agent, RandomAgent
+from .baselines import DestinationHungryAgent, LongRouteAgent, OneStepThinkingAgent, RouteFocusAgent
 
 AgentFactory = Callable[[int | None], Agent]
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
 AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
+    "destination_hungry": DestinationHungryAgent,
+    "route_focus": RouteFocusAgent,
+    "one_step": OneStepThinkingAgent,
+    "long_route": LongRouteAgent,
 }
 
 #: Playing levels for people, each an agent name (filled in as stronger agents arrive).

@@ -1,0 +1,454 @@
+"""Route planning from a player's view: the graph work shared by the baseline agents.
+
+Everything here reads only a :class:`~ttr_nordic.engine.PlayerView` (or plain
+tuples taken from one) and precomputed board tables, so an agent built on it
+never sees hidden information.
+
+* :func:`board_tables` -- per-board arrays (route ends, lengths, colors, twins,
+  adjacency, tickets), computed once per process and cached.
+* :func:`route_status` -- for each route, whether it is the player's own
+  (``OWN``), one the player could still claim (``FREE``) or out of reach
+  (``BLOCKED``: owned by someone else, the closed twin of a claimed double in a
+  2-player game, the twin of one's own route, or longer than the trains left).
+* :func:`dijkstra` / :func:`shortest_path` -- shortest paths where own routes
+  cost 0, free routes cost their planning weight and blocked routes are
+  impassable.
+* :func:`plan_tickets` -- the routes still needed for a set of tickets (one
+  shortest path per ticket, routes planned for earlier tickets reused for free).
+* :func:`card_deficits` / :func:`card_wants` -- the cards still missing for a
+  list of target routes, per card kind, and how much each kind is wanted.
+* :func:`payment_cost` -- how much of the hand's future usefulness a payment
+  throws away (locomotives and cards of still-needed colors are dear).
+
+>>> from ttr_nordic.engine import GameState
+>>> game = GameState.new(players=2, seed=3)
+>>> view = game.view(0)
+>>> tables = board_tables(view.board)
+>>> status = route_status(view)
+>>> status.count(FREE)
+81
+>>> oslo, stockholm = view.board.city("Oslo").id, view.board.city("Stockholm").id
+>>> cost, path = shortest_path(tables, costs_for(status, tables.train_cost), oslo, stockholm)
+>>> cost, [view.board.routes[r].name for r in path]
+(4.0, ['Oslo–Örebro', 'Stockholm–Örebro'])
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
+from ..engine.cards import COLORS, FULL_DECK_COUNTS, NUM_KINDS, Counts
+
+OWN: Final = 0
+FREE: Final = 1
+BLOCKED: Final = 2
+INF: Final = float("inf")
+
+_REGULAR: Final = 0
+_FERRY: Final = 1
+_TUNNEL: Final = 2
+_SPECIAL: Final = 3
+_KIND_CODE: Final = {RouteKind.REGULAR: _REGULAR, RouteKind.FERRY: _FERRY, RouteKind.TUNNEL: _TUNNEL}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTables:
+    """Plain per-route and per-ticket arrays of one board (see :func:`board_tables`)."""
+
+    board: Board
+    num_cities: int
+    route_a: tuple[int, ...]
+    route_b: tuple[int, ...]
+    length: tuple[int, ...]
+    color: tuple[int, ...]  # a card color or GRAY
+    kind: tuple[int, ...]  # 0 regular, 1 ferry, 2 tunnel, 3 special
+    ferry_locos: tuple[int, ...]
+    twin: tuple[int, ...]  # -1 when none
+    points: tuple[int, ...]
+    adjacency: tuple[tuple[tuple[int, int], ...], ...]  # city -> ((route, other city), ...)
+    ticket_a: tuple[int, ...]
+    ticket_b: tuple[int, ...]
+    ticket_points: tuple[int, ...]
+    train_cost: tuple[float, ...]  # planning weight: trains, plus a little for ferries/tunnels/special
+    long_cost: tuple[float, ...]  # planning weight that favours long routes (length**2 / points)
+
+    @property
+    def num_routes(self) -> int:
+        return len(self.length)
+
+    def ferry_or_tunnel(self, route: int) -> bool:
+        return self.kind[route] in (_FERRY, _TUNNEL)
+
+    def is_tunnel(self, route: int) -> bool:
+        return self.kind[route] == _TUNNEL
+
+
+_TABLES: dict[int, BoardTables] = {}
+
+
+def board_tables(board: Board) -> BoardTables:
+    """The tables of ``board``, built once per process."""
+    cached = _TABLES.get(id(board))
+    if cached is not None and cached.board is board:
+        return cached
+    routes = board.routes
+    adjacency: list[list[tuple[int, int]]] = [[] for _ in board.cities]
+    for r in routes:
+        adjacency[r.a].append((r.id, r.b))
+        adjacency[r.b].append((r.id, r.a))
+    kind = tuple(_KIND_CODE.get(r.kind, _SPECIAL) for r in routes)
+    train_cost = []
+    for r, k in zip(routes, kind, strict=True):
+        extra = 0.0
+        if k == _FERRY:
+            extra = 0.35 * r.ferry_locomotives  # locomotives are scarce
+        elif k == _TUNNEL:
+            extra = 0.3  # the extra-card risk
+        elif k == _SPECIAL:
+            extra = 2.0  # nine cards of one color, or groups of four
+        train_cost.append(r.length + extra)
+    tables = BoardTables(
+        board=board,
+        num_cities=len(board.cities),
+        route_a=tuple(r.a for r in routes),
+        route_b=tuple(r.b for r in routes),
+        length=tuple(r.length for r in routes),
+        color=tuple(r.color for r in routes),
+        kind=kind,
+        ferry_locos=tuple(r.ferry_locomotives for r in routes),
+        twin=tuple(-1 if r.twin is None else r.twin for r in routes),
+        points=tuple(r.points for r in routes),
+        adjacency=tuple(tuple(a) for a in adjacency),
+        ticket_a=tuple(t.a for t in board.tickets),
+        ticket_b=tuple(t.b for t in board.tickets),
+        ticket_points=tuple(t.points for t in board.tickets),
+        train_cost=tuple(train_cost),
+        long_cost=tuple(c * r.length / r.points for c, r in zip(train_cost, routes, strict=True)),
+    )
+    _TABLES[id(board)] = tables
+    return tables
+
+
+# ---------------------------------------------------------------- route status
+
+_STATUS_CACHE: dict[tuple[tuple[int, ...], int, int, int, bool], tuple[int, ...]] = {}
+_STATUS_CACHE_SIZE: Final = 50_000
+
+
+def route_status(view: PlayerView, respect_trains: bool = True) -> tuple[int, ...]:
+    """``OWN``, ``FREE`` or ``BLOCKED`` for each route, from ``view.player``'s side.
+
+    With ``respect_trains``, a free route longer than the player's trains left is ``BLOCKED``.
+    """
+    me = view.player
+    trains = view.trains[me] if respect_trains else 1_000
+    key = (view.route_owner, me, view.num_players, trains, respect_trains)
+    cached = _STATUS_CACHE.get(key)
+    if cached is not None:
+        return cached
+    tables = board_tables(view.board)
+    owner = view.route_owner
+    two = view.num_players == 2
+    out: list[int] = []
+    for rid, holder in enumerate(owner):
+        if holder == me:
+            out.append(OWN)
+        elif holder != -1:
+            out.append(BLOCKED)
+        else:
+            twin = tables.twin[rid]
+            closed = twin >= 0 and owner[twin] != -1 and (owner[twin] == me or two)
+            if closed or tables.length[rid] > trains:
+                out.append(BLOCKED)
+            else:
+                out.append(FREE)
+    status = tuple(out)
+    if len(_STATUS_CACHE) >= _STATUS_CACHE_SIZE:
+        _STATUS_CACHE.clear()
+    _STATUS_CACHE[key] = status
+    return status
+
+
+def hand_weights(tables: BoardTables, weights: Sequence[float], hand: Sequence[int], beta: float = 0.25) -> list[float]:
+    """``weights`` plus ``beta`` per card the hand still misses for each route.
+
+    This breaks ties between twins and equal paths in favour of the colors held
+    (locomotives count for ferries and tunnels).
+    """
+    out = list(weights)
+    best_color = max(hand[:LOCOMOTIVE])
+    locos = hand[LOCOMOTIVE]
+    for r, w in enumerate(weights):
+        color = tables.color[r]
+        held = best_color if color == GRAY else hand[color]
+        if tables.kind[r] in (_FERRY, _TUNNEL):
+            held += locos
+        out[r] = w + beta * max(0, tables.length[r] - held)
+    return out
+
+
+def costs_for(status: Sequence[int], weights: Sequence[float]) -> list[float]:
+    """Edge costs for path search: 0 for own routes, ``weights`` for free ones, INF if blocked."""
+    return [0.0 if s == OWN else (weights[i] if s == FREE else INF) for i, s in enumerate(status)]
+
+
+def components(tables: BoardTables, status: Sequence[int]) -> list[int]:
+    """A connected-component label per city over the player's own routes."""
+    parent = list(range(tables.num_cities))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for rid, s in enumerate(status):
+        if s == OWN:
+            ra, rb = find(tables.route_a[rid]), find(tables.route_b[rid])
+            if ra != rb:
+                parent[ra] = rb
+    return [find(c) for c in range(tables.num_cities)]
+
+
+# ---------------------------------------------------------------- shortest paths
+
+
+def dijkstra(
+    tables: BoardTables, cost: Sequence[float], source: int, target: int = -1
+) -> tuple[list[float], list[int]]:
+    """Distances from ``source`` and the route used to reach each city (-1 for none).
+
+    Stops early once ``target`` (if given) is settled.
+    """
+    dist = [INF] * tables.num_cities
+    via = [-1] * tables.num_cities
+    dist[source] = 0.0
+    heap: list[tuple[float, int]] = [(0.0, source)]
+    adjacency = tables.adjacency
+    while heap:
+        d, city = heapq.heappop(heap)
+        if d > dist[city]:
+            continue
+        if city == target:
+            break
+        for rid, other in adjacency[city]:
+            nd = d + cost[rid]
+            if nd < dist[other]:
+                dist[other] = nd
+                via[other] = rid
+                heapq.heappush(heap, (nd, other))
+    return dist, via
+
+
+def shortest_path(tables: BoardTables, cost: Sequence[float], a: int, b: int) -> tuple[float, list[int]]:
+    """The cheapest path from ``a`` to ``b``: its cost and its route ids (INF, [] if none)."""
+    dist, via = dijkstra(tables, cost, a, b)
+    if dist[b] == INF:
+        return INF, []
+    path: list[int] = []
+    city = b
+    while city != a:
+        rid = via[city]
+        path.append(rid)
+        city = tables.route_a[rid] if tables.route_b[rid] == city else tables.route_b[rid]
+    path.reverse()
+    return dist[b], path
+
+
+@dataclass(slots=True)
+class Plan:
+    """The routes still to claim for a set of tickets.
+
+    ``routes`` are free routes in the order they were planned; ``use[r]`` is the
+    number of tickets whose path runs over ``r``; ``remaining[t]`` is each
+    feasible ticket's remaining cost when planned alone (0 once completed).
+    """
+
+    routes: list[int] = field(default_factory=list)
+    use: dict[int, int] = field(default_factory=dict)
+    remaining: dict[int, float] = field(default_factory=dict)
+    completed: list[int] = field(default_factory=list)
+    infeasible: list[int] = field(default_factory=list)
+    trains: int = 0
+    ticket_routes: dict[int, list[int]] = field(default_factory=dict)
+
+    @property
+    def pending(self) -> list[int]:
+        """Tickets neither completed nor infeasible."""
+        return [t for t in self.remaining if t not in self.completed]
+
+
+def plan_tickets(
+    tables: BoardTables,
+    status: Sequence[int],
+    weights: Sequence[float],
+    tickets: Sequence[int],
+    trains_left: int | None = None,
+) -> Plan:
+    """Plan ``tickets`` in the given order, each along its cheapest path given the earlier ones.
+
+    A ticket whose path would exceed ``trains_left`` (trains not yet planned) is
+    infeasible, as is one with no path at all.
+    """
+    cost = costs_for(status, weights)
+    plan = Plan()
+    budget = INF if trains_left is None else float(trains_left)
+    length = tables.length
+    twin = tables.twin
+    for t in tickets:
+        a, b = tables.ticket_a[t], tables.ticket_b[t]
+        total, path = shortest_path(tables, cost, a, b)
+        if total == INF:
+            plan.infeasible.append(t)
+            continue
+        new = [r for r in path if cost[r] > 0.0]
+        trains = sum(length[r] for r in new)
+        if trains > budget:
+            plan.infeasible.append(t)
+            continue
+        plan.remaining[t] = total
+        if not new and all(status[r] == OWN for r in path):
+            plan.completed.append(t)
+        plan.ticket_routes[t] = [r for r in path if status[r] != OWN]
+        for r in path:
+            if status[r] != OWN:
+                plan.use[r] = plan.use.get(r, 0) + 1
+        for r in new:
+            plan.routes.append(r)
+            cost[r] = 0.0
+            if twin[r] >= 0:
+                cost[twin[r]] = INF
+        plan.trains += trains
+        budget -= trains
+    return plan
+
+
+# ---------------------------------------------------------------- cards
+
+
+def card_deficits(
+    tables: BoardTables, routes: Sequence[int], hand: Sequence[int], tunnel_margin: int = 1
+) -> tuple[list[list[int]], list[int]]:
+    """For each route in priority order, the cards still missing to claim it.
+
+    The hand is allocated route by route (earlier routes first). A gray route
+    takes the color with the most cards left. Returns the per-route deficits
+    (nine counts each) and the color assumed for each route.
+    """
+    rem = list(hand)
+    out: list[list[int]] = []
+    colors_used: list[int] = []
+    for r in routes:
+        need = [0] * NUM_KINDS
+        n = tables.length[r]
+        color = tables.color[r]
+        if color == GRAY:
+            color = max(COLORS, key=lambda c: (rem[c], -c))
+        kind = tables.kind[r]
+        if kind == _REGULAR:
+            use = min(rem[color], n)
+            rem[color] -= use
+            need[color] = n - use
+        elif kind == _FERRY:
+            locos = tables.ferry_locos[r]
+            use = min(rem[color], n - locos)
+            rem[color] -= use
+            loco_use = min(rem[LOCOMOTIVE], locos)
+            rem[LOCOMOTIVE] -= loco_use
+            need[color] = n - locos - use
+            need[LOCOMOTIVE] = locos - loco_use
+        elif kind == _TUNNEL:
+            want = n + tunnel_margin
+            use = min(rem[color], want)
+            rem[color] -= use
+            need[color] = want - use
+        else:  # Murmansk–Lieksa: singles of one color, or any 4 cards per space
+            use = min(rem[color], n)
+            rem[color] -= use
+            others = sum(rem)
+            groups = min(n - use, others // 4)
+            need[color] = n - use - groups
+        out.append(need)
+        colors_used.append(color)
+    return out, colors_used
+
+
+def card_wants(
+    tables: BoardTables, routes: Sequence[int], hand: Sequence[int], decay: float = 0.25, tunnel_margin: int = 1
+) -> list[float]:
+    """How much each card kind is wanted for ``routes`` (in priority order), 0 when not at all.
+
+    A kind missing for the first route is worth 1; for the i-th route 1 / (1 + decay * i).
+    Locomotives are also worth something when a ferry or tunnel misses color cards.
+    """
+    deficits, _ = card_deficits(tables, routes, hand, tunnel_margin)
+    wants = [0.0] * NUM_KINDS
+    for i, (r, need) in enumerate(zip(routes, deficits, strict=True)):
+        weight = 1.0 / (1.0 + decay * i)
+        flexible = tables.ferry_or_tunnel(r)
+        for k in range(NUM_KINDS):
+            if need[k]:
+                value = weight * (1.15 if k == LOCOMOTIVE else 1.0)
+                wants[k] = max(wants[k], value) + 0.02 * need[k]
+                if flexible and k != LOCOMOTIVE:
+                    wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], 0.6 * weight)
+    return wants
+
+
+def unseen_counts(view: PlayerView) -> list[int]:
+    """Cards the player has not seen (draw pile plus unknown parts of other hands)."""
+    unseen = list(FULL_DECK_COUNTS)
+    seen: list[Counts] = [view.hand, view.discard]
+    seen.extend(view.known_cards[q] for q in range(view.num_players) if q != view.player)
+    for counts in seen:
+        for k in range(NUM_KINDS):
+            unseen[k] -= counts[k]
+    for card in view.display:
+        if card >= 0:
+            unseen[card] -= 1
+    if view.tunnel is not None:
+        for k in range(NUM_KINDS):
+            unseen[k] -= view.tunnel.base[k]
+        for card in view.tunnel.revealed:
+            unseen[card] -= 1
+    return [max(0, c) for c in unseen]
+
+
+def reserved_kinds(tables: BoardTables, routes: Sequence[int], hand: Sequence[int]) -> list[int]:
+    """How many cards of each kind in ``hand`` are earmarked for ``routes``."""
+    rem = list(hand)
+    reserved = [0] * NUM_KINDS
+    for r in routes:
+        n = tables.length[r]
+        color = tables.color[r]
+        if color == GRAY:
+            color = max(COLORS, key=lambda c: (rem[c], -c))
+        kind = tables.kind[r]
+        locos = tables.ferry_locos[r] if kind == _FERRY else 0
+        use = min(rem[color], n - locos)
+        rem[color] -= use
+        reserved[color] += use
+        if kind in (_FERRY, _TUNNEL):
+            loco_use = min(rem[LOCOMOTIVE], locos if kind == _FERRY else max(0, n - use))
+            rem[LOCOMOTIVE] -= loco_use
+            reserved[LOCOMOTIVE] += loco_use
+    return reserved
+
+
+def payment_cost(payment: Sequence[int], reserved: Sequence[int], loco_weight: float = 2.5) -> float:
+    """The future value a payment gives up: 1 per card, more for reserved colors and locomotives."""
+    total = 0.0
+    for k in range(NUM_KINDS):
+        count = payment[k]
+        if not count:
+            continue
+        if k == LOCOMOTIVE:
+            total += count * (loco_weight + (1.0 if reserved[k] else 0.0))
+        else:
+            keep = reserved[k]
+            total += count + 1.5 * min(count, keep)
+    return total
