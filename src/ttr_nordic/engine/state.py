@@ -58,7 +58,7 @@ from .payments import (
 if TYPE_CHECKING:
     from .record import GameRecord
     from .scoring import GameResult
-    from .view import PlayerView
+    from .view import PlayerView, PublicLogEntry
 
 TRAINS_PER_PLAYER: Final = 40
 INITIAL_HAND: Final = 4
@@ -226,6 +226,7 @@ class GameState:
     turn: int
     history: list[Action]
     log: list[LogEntry]
+    described_log: dict[tuple[int, bool], list[PublicLogEntry]]
     determinized: bool
     _routes: tuple[_RouteInfo, ...]
     _simple_claims: tuple[tuple[Claim | None, ...], ...]
@@ -296,6 +297,7 @@ class GameState:
         state.turn = 0
         state.history = []
         state.log = []
+        state.described_log = {}
         state.determinized = False
         state._routes, state._simple_claims, state._candidates = _route_tables(board)
         return state
@@ -340,6 +342,7 @@ class GameState:
         other.turn = self.turn
         other.history = self.history[:]
         other.log = self.log[:]
+        other.described_log = {key: lines[:] for key, lines in self.described_log.items()}
         other.determinized = self.determinized
         other._routes = self._routes
         other._simple_claims = self._simple_claims

@@ -140,6 +140,18 @@ def _describe(state: GameState, entry: LogEntry, viewer: int) -> PublicLogEntry:
     return PublicLogEntry(entry.player, text, notation, card, entry.revealed)
 
 
+def _described_log(state: GameState, player: int, over: bool) -> tuple[PublicLogEntry, ...]:
+    """The log as ``player`` sees it, described incrementally: entries never change once
+    written, except that the end of the game reveals everything (a separate cache key)."""
+    key = (player, over)
+    described = state.described_log.get(key)
+    if described is None:
+        described = state.described_log[key] = []
+    for index in range(len(described), len(state.log)):
+        described.append(_describe(state, state.log[index], player))
+    return tuple(described)
+
+
 def make_view(state: GameState, player: int) -> PlayerView:
     """Build ``player``'s view of ``state``."""
     if not 0 <= player < state.num_players:
@@ -174,7 +186,7 @@ def make_view(state: GameState, player: int) -> PlayerView:
         final_turns_left=state.final_turns_left,
         final_round_trigger=state.final_round_trigger,
         consecutive_passes=state.consecutive_passes,
-        log=tuple(_describe(state, entry, player) for entry in state.log),
+        log=_described_log(state, player, over),
         all_tickets=tuple(tuple(t) for t in state.tickets) if over else None,
         result=state.result() if over else None,
     )
