@@ -1,0 +1,342 @@
+"""A fast ticket-driven playing policy for rollouts inside search.
+
+It works on a full :class:`~ttr_nordic.engine.GameState`, which inside search is
+always a *determinized* sample of the searcher's view (never the real state).
+Each player aims at the routes on shortest paths for its uncompleted tickets,
+claims them when it can pay, draws the colors they need, and otherwise claims
+long routes to score. It never draws tickets.
+
+>>> import random
+>>> from ttr_nordic.engine import GameState
+>>> from ttr_nordic.ai.rollout import RolloutPolicy
+>>> game = GameState.new(players=2, seed=4)
+>>> RolloutPolicy(random.Random(0)).play_out(game)
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ..engine import (
+    Action,
+    Board,
+    Claim,
+    DeclineTunnel,
+    GameState,
+    KeepTickets,
+    PayTunnelExtra,
+    Phase,
+    load_board,
+)
+from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_FACE_UP
+from ..engine.board import GRAY, Route, RouteKind
+from ..engine.cards import LOCOMOTIVE
+
+INF = 10**9
+COLOR_RANGE = tuple(range(8))
+
+
+class BoardTables:
+    """Per-board lookups built once: adjacency, route ends, lengths, twins."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.num_cities = len(board.cities)
+        self.route_ends = [(r.a, r.b) for r in board.routes]
+        self.lengths = [r.length for r in board.routes]
+        self.colors = [r.color for r in board.routes]
+        self.points = [r.points for r in board.routes]
+        self.twins = [-1 if r.twin is None else r.twin for r in board.routes]
+        self.needs_locos = [
+            (r.kind is RouteKind.FERRY and r.ferry_locomotives > 0) or r.kind is RouteKind.TUNNEL for r in board.routes
+        ]
+        self.adjacency: list[list[tuple[int, int]]] = [[] for _ in board.cities]
+        for r in board.routes:
+            self.adjacency[r.a].append((r.id, r.b))
+            self.adjacency[r.b].append((r.id, r.a))
+        self.ticket_ends = [(t.a, t.b) for t in board.tickets]
+        self.ticket_points = [t.points for t in board.tickets]
+
+
+@lru_cache(maxsize=4)
+def board_tables(board: Board | None = None) -> BoardTables:
+    return BoardTables(board or load_board())
+
+
+def route_cost(tables: BoardTables, owner: Sequence[int], player: int, two_players: bool, rid: int) -> int:
+    """0 for own routes, the length for claimable ones, INF for blocked ones."""
+    who = owner[rid]
+    if who == player:
+        return 0
+    if who != -1:
+        return INF
+    twin = tables.twins[rid]
+    if twin >= 0 and owner[twin] != -1 and (two_players or owner[twin] == player):
+        return INF
+    return tables.lengths[rid]
+
+
+def shortest_path(
+    tables: BoardTables, owner: Sequence[int], player: int, two_players: bool, start: int, goal: int
+) -> tuple[int, list[int]]:
+    """The cheapest (trains still to place) path from ``start`` to ``goal``: cost and route ids."""
+    dist = [INF] * tables.num_cities
+    via = [-1] * tables.num_cities
+    dist[start] = 0
+    heap = [(0, start)]
+    adjacency = tables.adjacency
+    while heap:
+        d, city = heapq.heappop(heap)
+        if city == goal:
+            break
+        if d > dist[city]:
+            continue
+        for rid, other in adjacency[city]:
+            cost = route_cost(tables, owner, player, two_players, rid)
+            if cost >= INF:
+                continue
+            nd = d + cost
+            if nd < dist[other]:
+                dist[other] = nd
+                via[other] = rid
+                heapq.heappush(heap, (nd, other))
+    if dist[goal] >= INF:
+        return INF, []
+    routes: list[int] = []
+    city = goal
+    while city != start:
+        rid = via[city]
+        routes.append(rid)
+        a, b = tables.route_ends[rid]
+        city = a if city == b else b
+    return dist[goal], routes
+
+
+def ticket_targets(
+    tables: BoardTables, owner: Sequence[int], player: int, two_players: bool, tickets: Sequence[int]
+) -> tuple[set[int], int]:
+    """Free routes on shortest paths of the player's reachable uncompleted tickets, and
+    the trains those paths still need (routes shared by tickets are counted once)."""
+    targets: set[int] = set()
+    for ticket in tickets:
+        a, b = tables.ticket_ends[ticket]
+        cost, routes = shortest_path(tables, owner, player, two_players, a, b)
+        if 0 < cost < INF:
+            targets.update(r for r in routes if owner[r] == -1)
+    return targets, sum(tables.lengths[r] for r in targets)
+
+
+def payment_waste(payment: Sequence[int]) -> int:
+    """How much a payment costs beyond the bare minimum: locomotives count triple."""
+    return sum(payment) + 2 * payment[LOCOMOTIVE]
+
+
+def _fill(hand: Sequence[int], taken: list[int], need: int, color: int) -> bool:
+    """Add ``need`` more cards to ``taken`` for groups: other colors (fewest held first),
+    then ``color``, then locomotives. False if the hand is too small."""
+    rest = [hand[k] - taken[k] for k in range(9)]
+    order = sorted((k for k in range(8) if k != color and rest[k]), key=lambda k: rest[k])
+    for card in (*order, color, LOCOMOTIVE):
+        if need == 0:
+            break
+        if card < 0:
+            continue
+        take = min(rest[card], need)
+        taken[card] += take
+        need -= take
+    return need == 0
+
+
+def cheapest_payment(route: Route, hand: Sequence[int]) -> tuple[int, ...] | None:
+    """A payment for ``route`` from ``hand`` using the fewest cards, then the fewest
+    locomotives; None if the hand cannot pay. (A choice among valid payments: the
+    engine still checks every claim.)"""
+    n = route.length
+    kind = route.kind
+    colors = COLOR_RANGE if route.color == GRAY else (route.color,)
+    locos = hand[LOCOMOTIVE]
+    best: list[int] | None = None
+    best_key = (INF, INF)
+    for color in colors:
+        have = hand[color]
+        payment: list[int] | None = None
+        if kind is RouteKind.REGULAR:
+            if have >= n:
+                payment = [0] * 9
+                payment[color] = n
+        elif kind is RouteKind.TUNNEL:
+            if have + locos >= n:
+                payment = [0] * 9
+                payment[color] = min(have, n)
+                payment[LOCOMOTIVE] = n - payment[color]
+        elif kind is RouteKind.FERRY:
+            loco_spaces = route.ferry_locomotives
+            for groups in range(n + 1):
+                singles = n - groups
+                color_cards = min(have, n - loco_spaces, singles)
+                loco_cards = singles - color_cards
+                if loco_cards > locos:
+                    continue
+                taken = [0] * 9
+                taken[color] = color_cards
+                taken[LOCOMOTIVE] = loco_cards
+                if _fill(hand, taken, 3 * groups, color):
+                    payment = taken
+                break
+        else:
+            groups = max(0, n - have)
+            taken = [0] * 9
+            taken[color] = n - groups
+            if _fill(hand, taken, 4 * groups, color):
+                payment = taken
+        if payment is not None:
+            key = (sum(payment), payment[LOCOMOTIVE])
+            if key < best_key:
+                best, best_key = payment, key
+    return None if best is None else tuple(best)
+
+
+class RolloutPolicy:
+    """Plays a determinized game to its end quickly with the ticket-driven heuristic."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.tables = board_tables()
+        self._targets: dict[int, set[int]] = {}
+
+    def targets(self, state: GameState, player: int) -> set[int]:
+        cached = self._targets.get(player)
+        owner = state.route_owner
+        if cached is not None and all(owner[r] == -1 for r in cached):
+            return cached
+        targets, _ = ticket_targets(self.tables, owner, player, state.num_players == 2, state.tickets[player])
+        self._targets[player] = targets
+        return targets
+
+    def play_out(self, state: GameState, max_actions: int = 2000) -> None:
+        """Apply policy actions until the game ends."""
+        self._targets.clear()
+        for _ in range(max_actions):
+            if state.is_over:
+                return
+            state.apply_unchecked(self.choose(state))
+        raise RuntimeError("rollout did not finish")
+
+    def choose(self, state: GameState) -> Action:
+        phase = state.phase
+        if phase is Phase.CHOOSE_ACTION:
+            return self._choose_action(state)
+        if phase is Phase.SECOND_CARD:
+            return self._draw(state, state.current)
+        if phase is Phase.TUNNEL_EXTRA:
+            legal = state.legal_action_list()
+            pays = [a for a in legal if isinstance(a, PayTunnelExtra)]
+            if pays:
+                return min(pays, key=lambda a: a.cards[LOCOMOTIVE])
+            return DECLINE_TUNNEL
+        legal = state.legal_action_list()
+        if phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS:
+            return self._keep(state, legal)
+        return legal[0]
+
+    def _keep(self, state: GameState, legal: Sequence[Action]) -> Action:
+        """Keep the smallest allowed set of the cheapest tickets (by trains per point)."""
+        player = state.current
+        owner = state.route_owner
+        two = state.num_players == 2
+
+        def cost(ticket: int) -> float:
+            a, b = self.tables.ticket_ends[ticket]
+            trains, _ = shortest_path(self.tables, owner, player, two, a, b)
+            return trains / self.tables.ticket_points[ticket]
+
+        keeps = [a for a in legal if isinstance(a, KeepTickets)]
+        smallest = min(len(a.tickets) for a in keeps)
+        ranked = sorted(state.offers[player], key=cost)
+        wanted = tuple(sorted(ranked[:smallest]))
+        for action in keeps:
+            if action.tickets == wanted:
+                return action
+        return keeps[0]
+
+    def claimable(self, state: GameState, player: int, rid: int) -> bool:
+        """Whether ``player`` may claim route ``rid`` (ownership, doubles, trains), cards aside."""
+        tables = self.tables
+        return (
+            route_cost(tables, state.route_owner, player, state.num_players == 2, rid) == tables.lengths[rid]
+            and tables.lengths[rid] <= state.trains[player]
+            and state.route_owner[rid] == -1
+        )
+
+    def best_claim(self, state: GameState, player: int, targets: set[int]) -> Claim | None:
+        """The longest target route the player can pay for; without targets (or near the
+        end) the longest route of length ≥ 3 (any length near the end)."""
+        routes = self.tables.board.routes
+        hand = state.hands[player]
+        endgame = state.trains[player] <= 8 or min(state.trains) <= 8
+        best: Claim | None = None
+        best_key: tuple[int, int, int] = (-1, 0, 0)
+        pool = range(len(routes)) if (not targets or endgame) else targets
+        total = sum(hand)
+        owner = state.route_owner
+        for rid in pool:
+            length = self.tables.lengths[rid]
+            if owner[rid] != -1 or length > total or not self.claimable(state, player, rid):
+                continue
+            on_path = rid in targets
+            if not on_path and length < 3 and not endgame:
+                continue
+            payment = cheapest_payment(routes[rid], hand)
+            if payment is None:
+                continue
+            key = (2 if on_path else 1, length, -payment_waste(payment))
+            if key > best_key:
+                best_key, best = key, Claim(rid, payment)  # type: ignore[arg-type]
+        return best
+
+    def _choose_action(self, state: GameState) -> Action:
+        player = state.current
+        best = self.best_claim(state, player, self.targets(state, player))
+        if best is not None:
+            return best
+        if state.deck or any(state.discard) or any(c >= 0 for c in state.display):
+            return self._draw(state, player)
+        # No cards left to draw: take whatever the rules allow.
+        legal = state.legal_action_list()
+        claims = [a for a in legal if isinstance(a, Claim)]
+        if claims:
+            return max(claims, key=lambda a: self.tables.lengths[a.route])
+        return legal[0]
+
+    def _draw(self, state: GameState, player: int) -> Action:
+        display = state.display
+        targets = self.targets(state, player)
+        hand = state.hands[player]
+        wanted = [0] * 9
+        for rid in targets:
+            color = self.tables.colors[rid]
+            if self.tables.needs_locos[rid]:
+                wanted[LOCOMOTIVE] += 1
+            if color != GRAY and hand[color] < self.tables.lengths[rid]:
+                wanted[color] += self.tables.lengths[rid] - hand[color]
+        best_slot = -1
+        best_want = 0
+        for slot, card in enumerate(display):
+            if card >= 0 and wanted[card] > best_want:
+                best_slot, best_want = slot, wanted[card]
+        if best_slot >= 0:
+            return DRAW_FACE_UP[best_slot]
+        if state.deck or any(state.discard):
+            return DRAW_BLIND
+        for slot, card in enumerate(display):
+            if card >= 0:
+                return DRAW_FACE_UP[slot]
+        return state.legal_action_list()[0]
+
+
+__all__ = ["DeclineTunnel", "RolloutPolicy", "board_tables", "shortest_path", "ticket_targets"]
