@@ -4,7 +4,7 @@ It works on a full :class:`~ttr_nordic.engine.GameState`, which inside search is
 always a *determinized* sample of the searcher's view (never the real state).
 Each player aims at the routes on shortest paths for its uncompleted tickets,
 claims them when it can pay, draws the colors they need, and otherwise claims
-long routes to score. It never draws tickets.
+long routes to score. Once its tickets are done it draws new ones while enough trains remain.
 
 >>> import random
 >>> from ttr_nordic.engine import GameState
@@ -33,12 +33,14 @@ from ..engine import (
     Phase,
     load_board,
 )
-from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_FACE_UP
+from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_FACE_UP, DRAW_TICKETS
 from ..engine.board import GRAY, Route, RouteKind
 from ..engine.cards import LOCOMOTIVE
 
 INF = 10**9
 COLOR_RANGE = tuple(range(8))
+#: A player takes new tickets only while it and everyone else have this many trains.
+TICKET_MIN_TRAINS = 12
 
 
 class BoardTables:
@@ -59,6 +61,7 @@ class BoardTables:
         for r in board.routes:
             self.adjacency[r.a].append((r.id, r.b))
             self.adjacency[r.b].append((r.id, r.a))
+        self.loco_spaces = [r.ferry_locomotives for r in board.routes]
         self.ticket_ends = [(t.a, t.b) for t in board.tickets]
         self.ticket_points = [t.points for t in board.tickets]
 
@@ -82,13 +85,21 @@ def route_cost(tables: BoardTables, owner: Sequence[int], player: int, two_playe
 
 
 def shortest_path(
-    tables: BoardTables, owner: Sequence[int], player: int, two_players: bool, start: int, goal: int
-) -> tuple[int, list[int]]:
-    """The cheapest (trains still to place) path from ``start`` to ``goal``: cost and route ids."""
-    dist = [INF] * tables.num_cities
+    tables: BoardTables,
+    owner: Sequence[int],
+    player: int,
+    two_players: bool,
+    start: int,
+    goal: int,
+    planned: set[int] | frozenset[int] = frozenset(),
+    extra: Sequence[float] | None = None,
+) -> tuple[float, list[int]]:
+    """The cheapest path from ``start`` to ``goal``: cost (trains still to place, plus
+    ``extra[route]`` if given) and route ids. Routes in ``planned`` cost nothing."""
+    dist: list[float] = [INF] * tables.num_cities
     via = [-1] * tables.num_cities
     dist[start] = 0
-    heap = [(0, start)]
+    heap: list[tuple[float, int]] = [(0, start)]
     adjacency = tables.adjacency
     while heap:
         d, city = heapq.heappop(heap)
@@ -97,9 +108,14 @@ def shortest_path(
         if d > dist[city]:
             continue
         for rid, other in adjacency[city]:
-            cost = route_cost(tables, owner, player, two_players, rid)
-            if cost >= INF:
-                continue
+            if rid in planned:
+                cost: float = 0
+            else:
+                cost = route_cost(tables, owner, player, two_players, rid)
+                if cost >= INF:
+                    continue
+                if extra is not None and cost:
+                    cost += extra[rid]
             nd = d + cost
             if nd < dist[other]:
                 dist[other] = nd
@@ -117,18 +133,49 @@ def shortest_path(
     return dist[goal], routes
 
 
+def hand_penalty(tables: BoardTables, hand: Sequence[int]) -> list[float]:
+    """Per route, half a point per card the hand still lacks to pay for it: plans then
+    prefer routes the player is already collecting for."""
+    locos = hand[LOCOMOTIVE]
+    best_color = max(hand[:8])
+    out = []
+    for rid, length in enumerate(tables.lengths):
+        color = tables.colors[rid]
+        usable = best_color if color == GRAY else hand[color]
+        lacking = tables.loco_spaces[rid] - locos if tables.loco_spaces[rid] > locos else 0
+        if tables.needs_locos[rid]:
+            usable += locos
+        out.append(0.5 * (max(0, length - usable) + lacking))
+    return out
+
+
 def ticket_targets(
-    tables: BoardTables, owner: Sequence[int], player: int, two_players: bool, tickets: Sequence[int]
+    tables: BoardTables,
+    owner: Sequence[int],
+    player: int,
+    two_players: bool,
+    tickets: Sequence[int],
+    trains_left: int = INF,
+    hand: Sequence[int] | None = None,
 ) -> tuple[set[int], int]:
-    """Free routes on shortest paths of the player's reachable uncompleted tickets, and
-    the trains those paths still need (routes shared by tickets are counted once)."""
+    """A joint plan for the player's uncompleted, reachable tickets: the free routes to
+    claim and the trains they need. Tickets are planned most valuable first, each reusing
+    the routes already planned for free; a ticket whose path would take the plan past
+    ``trains_left`` is left out (it is lost anyway)."""
     targets: set[int] = set()
-    for ticket in tickets:
+    trains = 0
+    extra = None if hand is None else hand_penalty(tables, hand)
+    lengths = tables.lengths
+    for ticket in sorted(tickets, key=lambda t: -tables.ticket_points[t]):
         a, b = tables.ticket_ends[ticket]
-        cost, routes = shortest_path(tables, owner, player, two_players, a, b)
+        cost, routes = shortest_path(tables, owner, player, two_players, a, b, targets, extra)
         if 0 < cost < INF:
-            targets.update(r for r in routes if owner[r] == -1)
-    return targets, sum(tables.lengths[r] for r in targets)
+            new = [r for r in routes if owner[r] == -1 and r not in targets]
+            needed = sum(lengths[r] for r in new)
+            if trains + needed <= trains_left:
+                targets.update(new)
+                trains += needed
+    return targets, trains
 
 
 def payment_waste(payment: Sequence[int]) -> int:
@@ -214,7 +261,15 @@ class RolloutPolicy:
         owner = state.route_owner
         if cached is not None and all(owner[r] == -1 for r in cached):
             return cached
-        targets, _ = ticket_targets(self.tables, owner, player, state.num_players == 2, state.tickets[player])
+        targets, _ = ticket_targets(
+            self.tables,
+            owner,
+            player,
+            state.num_players == 2,
+            state.tickets[player],
+            state.trains[player],
+            state.hands[player],
+        )
         self._targets[player] = targets
         return targets
 
@@ -245,24 +300,34 @@ class RolloutPolicy:
         return legal[0]
 
     def _keep(self, state: GameState, legal: Sequence[Action]) -> Action:
-        """Keep the smallest allowed set of the cheapest tickets (by trains per point)."""
+        """Keep the allowed set that scores best: ticket points minus half a point per
+        train the joint plan needs, and no set whose plan needs more than about two
+        thirds of the trains left."""
         player = state.current
         owner = state.route_owner
         two = state.num_players == 2
-
-        def cost(ticket: int) -> float:
-            a, b = self.tables.ticket_ends[ticket]
-            trains, _ = shortest_path(self.tables, owner, player, two, a, b)
-            return trains / self.tables.ticket_points[ticket]
-
-        keeps = [a for a in legal if isinstance(a, KeepTickets)]
-        smallest = min(len(a.tickets) for a in keeps)
-        ranked = sorted(state.offers[player], key=cost)
-        wanted = tuple(sorted(ranked[:smallest]))
-        for action in keeps:
-            if action.tickets == wanted:
-                return action
-        return keeps[0]
+        tables = self.tables
+        held = state.tickets[player]
+        _, base_trains = ticket_targets(tables, owner, player, two, held)
+        budget = max(4, (state.trains[player] * 2) // 3)
+        best: Action | None = None
+        best_score = -1e9
+        for action in legal:
+            if not isinstance(action, KeepTickets):
+                continue
+            plan, trains = ticket_targets(tables, owner, player, two, [*held, *action.tickets])
+            points = sum(tables.ticket_points[t] for t in action.tickets)
+            unreachable = sum(
+                tables.ticket_points[t]
+                for t in action.tickets
+                if shortest_path(tables, owner, player, two, *tables.ticket_ends[t], plan)[0] >= INF
+            )
+            score = points - 2 * unreachable - 0.5 * (trains - base_trains)
+            if trains > budget:
+                score -= 3 * (trains - budget) + 10
+            if score > best_score:
+                best_score, best = score, action
+        return best if best is not None else legal[0]
 
     def claimable(self, state: GameState, player: int, rid: int) -> bool:
         """Whether ``player`` may claim route ``rid`` (ownership, doubles, trains), cards aside."""
@@ -274,34 +339,59 @@ class RolloutPolicy:
         )
 
     def best_claim(self, state: GameState, player: int, targets: set[int]) -> Claim | None:
-        """The longest target route the player can pay for; without targets (or near the
-        end) the longest route of length ≥ 3 (any length near the end)."""
+        """The longest target route the player can pay for. Without targets, or when the
+        game is about to end, or with a big hand and trains to spare beyond the plan,
+        the longest other route it can pay for (length ≥ 3 unless the end is near)."""
         routes = self.tables.board.routes
+        lengths = self.tables.lengths
         hand = state.hands[player]
-        endgame = state.trains[player] <= 8 or min(state.trains) <= 8
+        total = sum(hand)
+        others_trains = min(t for q, t in enumerate(state.trains) if q != player)
+        closing = state.final_turns_left >= 0 or others_trains <= 4 or state.trains[player] <= 4
+        endgame = closing or state.trains[player] <= 8 or others_trains <= 8
+        spare = state.trains[player] - sum(lengths[r] for r in targets)
+        hoarding = False  # claiming off-plan routes with a big hand lost games in trials
+        owner = state.route_owner
         best: Claim | None = None
         best_key: tuple[int, int, int] = (-1, 0, 0)
-        pool = range(len(routes)) if (not targets or endgame) else targets
-        total = sum(hand)
-        owner = state.route_owner
-        for rid in pool:
-            length = self.tables.lengths[rid]
+        for rid in targets:
+            length = lengths[rid]
             if owner[rid] != -1 or length > total or not self.claimable(state, player, rid):
                 continue
-            on_path = rid in targets
-            if not on_path and length < 3 and not endgame:
+            payment = cheapest_payment(routes[rid], hand)
+            if payment is not None:
+                key = (2, length, -payment_waste(payment))
+                if key > best_key:
+                    best_key, best = key, Claim(rid, payment)  # type: ignore[arg-type]
+        if best is not None or (targets and not endgame and not hoarding):
+            return best
+        limit = state.trains[player] if (closing or not targets) else spare
+        for rid in range(len(routes)):
+            length = lengths[rid]
+            if owner[rid] != -1 or length > total or length > limit or rid in targets:
+                continue
+            if length < 3 and not closing:
+                continue
+            if not self.claimable(state, player, rid):
                 continue
             payment = cheapest_payment(routes[rid], hand)
-            if payment is None:
-                continue
-            key = (2 if on_path else 1, length, -payment_waste(payment))
-            if key > best_key:
-                best_key, best = key, Claim(rid, payment)  # type: ignore[arg-type]
+            if payment is not None:
+                key = (1, length, -payment_waste(payment))
+                if key > best_key:
+                    best_key, best = key, Claim(rid, payment)  # type: ignore[arg-type]
         return best
 
     def _choose_action(self, state: GameState) -> Action:
         player = state.current
-        best = self.best_claim(state, player, self.targets(state, player))
+        targets = self.targets(state, player)
+        if (
+            not targets
+            and state.ticket_deck
+            and state.trains[player] >= TICKET_MIN_TRAINS
+            and min(state.trains) >= TICKET_MIN_TRAINS
+        ):
+            return DRAW_TICKETS
+        best = self.best_claim(state, player, targets)
         if best is not None:
             return best
         if state.deck or any(state.discard) or any(c >= 0 for c in state.display):
@@ -318,12 +408,16 @@ class RolloutPolicy:
         targets = self.targets(state, player)
         hand = state.hands[player]
         wanted = [0] * 9
+        most = max(range(8), key=lambda c: hand[c])
         for rid in targets:
             color = self.tables.colors[rid]
-            if self.tables.needs_locos[rid]:
-                wanted[LOCOMOTIVE] += 1
-            if color != GRAY and hand[color] < self.tables.lengths[rid]:
-                wanted[color] += self.tables.lengths[rid] - hand[color]
+            length = self.tables.lengths[rid]
+            if self.tables.loco_spaces[rid] > hand[LOCOMOTIVE]:
+                wanted[LOCOMOTIVE] += self.tables.loco_spaces[rid] - hand[LOCOMOTIVE]
+            if color == GRAY:
+                color = most
+            if hand[color] < length:
+                wanted[color] += length - hand[color]
         best_slot = -1
         best_want = 0
         for slot, card in enumerate(display):
