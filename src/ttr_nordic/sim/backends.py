@@ -13,6 +13,7 @@ import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .play import TournamentError, play_batch
@@ -64,7 +65,11 @@ def _process_pool(work: Sequence[Sequence[GameSpec]], workers: int) -> Iterator[
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    yield future.result()
+                    try:
+                        rows = future.result()
+                    except BrokenProcessPool as exc:
+                        raise TournamentError(f"a worker process died: {exc}") from exc
+                    yield rows
         finally:
             for future in pending:
                 future.cancel()
@@ -100,7 +105,12 @@ def _ray(work: Sequence[Sequence[GameSpec]], workers: int, address: str | None) 
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
-                    rows: list[GameRow] = ray.get(ref)
+                    try:
+                        rows: list[GameRow] = ray.get(ref)
+                    except TournamentError:
+                        raise  # an agent failed: the message names the game
+                    except Exception as exc:  # a worker or the cluster failed
+                        raise TournamentError(f"a Ray task failed: {exc}") from exc
                     yield rows
         finally:
             for ref in pending:
