@@ -134,36 +134,81 @@ def _as_counts(values: _Counts9) -> Counts:
 
 
 def ferry_options(route: Route, hand: Sequence[int]) -> list[Counts]:
-    """Every payment structure for a ferry (R6.9), one canonical payment each."""
+    """Every payment structure for a ferry (R6.9), one canonical payment each.
+
+    A structure is: how many groups of 3, how many single color cards (and, on a gray
+    ferry, of which color), the rest single locomotives. Groups take cards of other
+    colors first, fewest held first, then the payment color, then locomotives; on a
+    gray ferry, structures without single color cards have no payment color and their
+    groups take from every color, fewest held first.
+    """
     n, loco_spaces = route.length, route.ferry_locomotives
-    hand_locos = hand[LOCOMOTIVE]
     total_hand = sum(hand)
-    colors = COLORS if route.color == GRAY else (route.color,)
-    seen: set[Counts] = set()
+    max_groups = (total_hand - n) // 2
+    if max_groups > n:
+        max_groups = n
+    order = sorted(COLORS, key=hand.__getitem__) if max_groups > 0 else ()
     out: list[Counts] = []
-    for groups in range(n + 1):
-        if n + 2 * groups > total_hand:
-            break
+    if route.color != GRAY:
+        _ferry_structures(n, loco_spaces, hand, route.color, 0, max_groups, order, out)
+        return out
+    for color in COLORS:
+        if hand[color]:
+            _ferry_structures(n, loco_spaces, hand, color, 1, max_groups, order, out)
+    _ferry_structures(n, loco_spaces, hand, -1, 0, max_groups, order, out)
+    unique = list(dict.fromkeys(out))  # two colors' structures can meet in one multiset
+    return unique
+
+
+def _ferry_structures(
+    n: int,
+    loco_spaces: int,
+    hand: Sequence[int],
+    color: int,
+    min_color_cards: int,
+    max_groups: int,
+    order: Sequence[int],
+    out: list[Counts],
+) -> None:
+    """Append the payments with at least ``min_color_cards`` single cards of ``color``
+    (-1: no payment color, single locomotives only)."""
+    hand_locos = hand[LOCOMOTIVE]
+    have = hand[color] if color >= 0 else 0
+    others = [c for c in order if c != color and hand[c]]
+    color_limit = n - loco_spaces if have > n - loco_spaces else have
+    for groups in range(max_groups + 1):
+        prefix = [0] * 9
+        missing = FERRY_GROUP * groups
+        for other in others:
+            if missing == 0:
+                break
+            take = hand[other] if hand[other] < missing else missing
+            prefix[other] = take
+            missing -= take
         singles = n - groups
-        for color in colors:
-            max_color = min(hand[color], n - loco_spaces, singles)
-            for color_cards in range(max_color, -1, -1):
-                loco_cards = singles - color_cards
-                if loco_cards > hand_locos:
-                    break
-                rest = list(hand)
-                rest[color] -= color_cards
-                rest[LOCOMOTIVE] -= loco_cards
-                filler = _fill_groups(rest, FERRY_GROUP * groups, color)
-                if filler is None:
+        saturated_done = False
+        for color_cards in range(color_limit if color_limit < singles else singles, min_color_cards - 1, -1):
+            loco_cards = singles - color_cards
+            if loco_cards > hand_locos:
+                break
+            spare_color = have - color_cards
+            if spare_color <= missing:
+                # The groups use up the color: every such split is the same multiset.
+                if saturated_done:
                     continue
-                filler[color] += color_cards
-                filler[LOCOMOTIVE] += loco_cards
-                payment = _as_counts(filler)
-                if payment not in seen:
-                    seen.add(payment)
-                    out.append(payment)
-    return out
+                saturated_done = True
+                extra_color = spare_color
+            else:
+                extra_color = missing
+            extra_locos = missing - extra_color
+            if extra_locos > hand_locos - loco_cards:
+                continue
+            if color >= 0:
+                prefix[color] = color_cards + extra_color
+            prefix[LOCOMOTIVE] = loco_cards + extra_locos
+            out.append(
+                (prefix[0], prefix[1], prefix[2], prefix[3], prefix[4], prefix[5], prefix[6], prefix[7], prefix[8])
+            )
 
 
 def special_options(route: Route, hand: Sequence[int]) -> list[Counts]:

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .actions import (
     DECLINE_TUNNEL,
@@ -143,7 +143,9 @@ class TunnelAttempt(NamedTuple):
 
 
 _CLAIM_CACHE: dict[tuple[int, Counts], Claim] = {}
-_Candidates = dict[Counts, tuple[tuple[int, int, int, Claim], ...]]
+# Per route: [id, length, twin, claims]; claims None until first needed (see _append_claims).
+_RouteClaims = tuple[list[Any], ...]
+_Candidates = dict[Counts, _RouteClaims]
 # Claim candidates per hand, shared by all games on one board (see _claim_candidates).
 _CANDIDATE_CACHE_SIZE: Final = 200_000
 _KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
@@ -155,6 +157,10 @@ def _claim(route: int, payment: Counts) -> Claim:
     if action is None:
         action = _CLAIM_CACHE[key] = Claim(route, payment)
     return action
+
+
+def _claims(route: int, payments: list[Counts]) -> tuple[Claim, ...]:
+    return tuple([_claim(route, payment) for payment in payments])
 
 
 def _keep(tickets: tuple[int, ...]) -> KeepTickets:
@@ -229,7 +235,7 @@ class GameState:
     described_log: dict[tuple[int, bool], list[PublicLogEntry]]
     determinized: bool
     _routes: tuple[_RouteInfo, ...]
-    _simple_claims: tuple[tuple[Claim | None, ...], ...]
+    _simple_claims: _SimpleClaims
     _candidates: _Candidates
 
     # ------------------------------------------------------------------ setup
@@ -433,7 +439,11 @@ class GameState:
         return []
 
     def _choose_action_list(self) -> list[Action]:
-        out: list[Action] = [DRAW_FACE_UP[i] for i, c in enumerate(self.display) if c != EMPTY]
+        display = self.display
+        if EMPTY in display:
+            out: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
+        else:
+            out = [*DRAW_FACE_UP]
         if self.deck or any(self.discard):
             out.append(DRAW_BLIND)
         if self.ticket_deck:
@@ -450,55 +460,54 @@ class GameState:
         candidates = self._candidates.get(key)
         if candidates is None:
             candidates = self._claim_candidates(key)
-        if not candidates:
-            return
         trains = self.trains[p]
         owner = self.route_owner
         two_players = self.num_players == 2
-        for rid, length, twin, claim in candidates:
+        for entry in candidates:
+            rid, length, twin, claims = entry
             if owner[rid] != EMPTY or length > trains:
                 continue
             if twin >= 0:
                 twin_owner = owner[twin]
                 if twin_owner != EMPTY and (two_players or twin_owner == p):
                     continue
-            out.append(claim)
+            if claims is None:
+                # Ferries and Murmansk–Lieksa are worked out only once they are claimable.
+                claims = entry[3] = self._expensive_claims(rid, key)
+            out.extend(claims)
 
-    def _claim_candidates(self, hand: Counts) -> tuple[tuple[int, int, int, Claim], ...]:
-        """Every claim ``hand`` can pay for, ignoring ownership and trains (cached per hand:
-        hands recur often, and this is the hot path of random play and search)."""
+    def _expensive_claims(self, rid: int, hand: Counts) -> tuple[Claim, ...]:
+        route = self.board.routes[rid]
+        if route.kind is RouteKind.FERRY:
+            return _claims(rid, ferry_options(route, hand))
+        return _claims(rid, special_options(route, hand))
+
+    def _claim_candidates(self, hand: Counts) -> _RouteClaims:
+        """Every claim ``hand`` can pay for, by route, ignoring ownership and trains (cached
+        per hand: hands recur often, and this is the hot path of random play)."""
         locos = hand[LOCOMOTIVE]
         best_color = max(hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7])
         hand_total = sum(hand)
         simple = self._simple_claims
         routes = self.board.routes
-        found: list[tuple[int, int, int, Claim]] = []
+        found: list[list[Any]] = []
         for rid, length, color, kind, twin in self._routes:
             if kind == _REGULAR:
                 if color != GRAY:
                     if hand[color] >= length:
-                        action = simple[rid][color]
-                        assert action is not None
-                        found.append((rid, length, twin, action))
+                        found.append([rid, length, twin, simple[rid][color]])
                 elif best_color >= length:
-                    claims = simple[rid]
-                    for c in COLORS:
-                        if hand[c] >= length:
-                            action = claims[c]
-                            assert action is not None
-                            found.append((rid, length, twin, action))
+                    row = simple[rid]
+                    found.append([rid, length, twin, tuple([row[c][0] for c in COLORS if hand[c] >= length])])
             elif kind == _TUNNEL:
                 top = best_color if color == GRAY else hand[color]
                 if top + locos >= length:
-                    for payment in tunnel_options(routes[rid], hand):
-                        found.append((rid, length, twin, _claim(rid, payment)))
+                    found.append([rid, length, twin, _claims(rid, tunnel_options(routes[rid], hand))])
             elif kind == _FERRY:
                 if hand_total >= length and (locos or hand_total >= length + 2):
-                    for payment in ferry_options(routes[rid], hand):
-                        found.append((rid, length, twin, _claim(rid, payment)))
+                    found.append([rid, length, twin, None])
             elif hand_total >= length:
-                for payment in special_options(routes[rid], hand):
-                    found.append((rid, length, twin, _claim(rid, payment)))
+                found.append([rid, length, twin, None])
         candidates = tuple(found)
         if len(self._candidates) >= _CANDIDATE_CACHE_SIZE:
             self._candidates.clear()
@@ -895,29 +904,29 @@ class GameState:
         )
 
 
-def _route_tables(
-    board: Board,
-) -> tuple[tuple[_RouteInfo, ...], tuple[tuple[Claim | None, ...], ...], _Candidates]:
+def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], _SimpleClaims, _Candidates]:
     cached = _TABLES.get(id(board))
     if cached is not None and cached[0] is board:
         return cached[1], cached[2], cached[3]
     infos = tuple(
         _RouteInfo(r.id, r.length, r.color, _KIND_CODE[r.kind], -1 if r.twin is None else r.twin) for r in board.routes
     )
-    simple: list[tuple[Claim | None, ...]] = []
+    simple: list[tuple[tuple[Claim, ...], ...]] = []
     for r in board.routes:
-        row: list[Claim | None] = []
+        row: list[tuple[Claim, ...]] = []
         for color in COLORS:
             if r.kind is RouteKind.REGULAR and r.color in (GRAY, color):
                 payment = [0] * NUM_KINDS
                 payment[color] = r.length
-                row.append(_claim(r.id, to_counts(payment)))
+                row.append((_claim(r.id, to_counts(payment)),))
             else:
-                row.append(None)
+                row.append(())
         simple.append(tuple(row))
     candidates: _Candidates = {}
     _TABLES[id(board)] = (board, infos, tuple(simple), candidates)
     return infos, tuple(simple), candidates
 
 
-_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], tuple[tuple[Claim | None, ...], ...], _Candidates]] = {}
+# A regular route's claim per color (one or none), by route.
+_SimpleClaims = tuple[tuple[tuple[Claim, ...], ...], ...]
+_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], _SimpleClaims, _Candidates]] = {}
