@@ -140,9 +140,9 @@ def test_complete_game_to_the_scoring_screen(tmp_path: Path, seed: int, extra: l
     assert len(record.meta["names"]) == record.config.players
     if extra:
         assert record.meta["names"] == ["Ann", "Ben", "Cy"]
-        assert record.meta["agents"] == ["human", "human", "random"]
+        assert record.meta["agents"] == ["human", "human", "medium"]
     else:
-        assert record.meta["agents"] == ["human", "random"]
+        assert record.meta["agents"] == ["human", "medium"]
 
 
 def test_ai_moves_are_reported_from_the_public_log() -> None:
@@ -537,3 +537,17 @@ def test_keep_tickets_action_goes_through_the_engine() -> None:
     script.answers = [f"K {offer[0]} {offer[1]}"]
     session.human_decision(0)
     assert state.history[-1] == KeepTickets(tuple(sorted(offer[:2])))
+
+
+@pytest.mark.parametrize("levels", ["easy,medium", "hard,expert"])
+def test_every_level_plays_a_whole_game(tmp_path: Path, levels: str) -> None:
+    save = tmp_path / "levels.json"
+    script = Script(strategy=random_answers(1))
+    code = run(
+        ["play", "--humans", "0", "--ai", levels, "--seed", "21", "--no-color", "--save", str(save)], script.io()
+    )
+    assert code == 0, script.err.getvalue()
+    assert "=== Final scoring ===" in script.text
+    record = GameRecord.load(save)
+    assert record.meta["agents"] == levels.split(",")
+    assert record.replay().is_over

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from .base import Agent, RandomAgent
 from .baselines import DestinationHungryAgent, LongRouteAgent, OneStepThinkingAgent, RouteFocusAgent
+from .mcts import HeuristicAgent, MCTSAgent, PairedSearchAgent
 
 AgentFactory = Callable[[int | None], Agent]
 
@@ -23,10 +24,20 @@ AGENTS: dict[str, AgentFactory] = {
     "route_focus": RouteFocusAgent,
     "one_step": OneStepThinkingAgent,
     "long_route": LongRouteAgent,
+    "heuristic": lambda seed: HeuristicAgent(seed=seed),
+    "ismcts": lambda seed: MCTSAgent(iterations=300, time_limit=4.5, seed=seed, name="ismcts"),
+    "paired": lambda seed: PairedSearchAgent(rollouts=300, time_limit=4.5, seed=seed, name="paired"),
 }
 
-#: Playing levels for people, each an agent name (filled in as stronger agents arrive).
-LEVELS: dict[str, str] = {}
+#: Playing levels for people, each an agent name, weakest first. They follow the measured
+#: strength of the agents (benchmarks/baselines_round_robin.py): Long Route is the weakest
+#: baseline, Route Focus the strongest; no search agent beats it yet.
+LEVELS: dict[str, str] = {
+    "easy": "long_route",
+    "medium": "one_step",
+    "hard": "destination_hungry",
+    "expert": "route_focus",
+}
 
 
 def agent_names() -> list[str]:

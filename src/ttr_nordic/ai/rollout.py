@@ -39,8 +39,10 @@ from ..engine.cards import LOCOMOTIVE
 
 INF = 10**9
 COLOR_RANGE = tuple(range(8))
-#: A player takes new tickets only while it and everyone else have this many trains.
-TICKET_MIN_TRAINS = 12
+#: A player takes new tickets only while it has this many trains, and everyone else
+#: ``TICKET_OTHERS_MIN_TRAINS``: later tickets are seldom completed.
+TICKET_MIN_TRAINS = 15
+TICKET_OTHERS_MIN_TRAINS = 12
 
 
 class BoardTables:
@@ -388,7 +390,7 @@ class RolloutPolicy:
             not targets
             and state.ticket_deck
             and state.trains[player] >= TICKET_MIN_TRAINS
-            and min(state.trains) >= TICKET_MIN_TRAINS
+            and min(state.trains) >= TICKET_OTHERS_MIN_TRAINS
         ):
             return DRAW_TICKETS
         best = self.best_claim(state, player, targets)

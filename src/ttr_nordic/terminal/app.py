@@ -47,9 +47,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="game seed (default: random); the same seed deals the same game")
     parser.add_argument(
         "--ai",
-        default="random",
+        default="medium",
         metavar="LEVEL",
-        help=f"AI for the computer seats (default random), or one per AI seat comma-separated; choices: {levels}",
+        help=f"AI for the computer seats (default medium), or one per AI seat comma-separated; choices: {levels}",
     )
     parser.add_argument("--save", metavar="FILE", help="where to save the game record (default: ttr-nordic-SEED.json)")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colors")
