@@ -54,16 +54,10 @@ def check_payment(route: Route, payment: Sequence[int]) -> Reason | None:
     n = route.length
     total = sum(payment)
     locos = payment[LOCOMOTIVE]
-    if kind is RouteKind.REGULAR:
-        if locos:
+    if kind is RouteKind.REGULAR or kind is RouteKind.TUNNEL:
+        # Both take N cards of one color; tunnels also take locomotives (R6.7, R6.8, R6.10).
+        if locos and kind is RouteKind.REGULAR:
             return Reason.LOCOMOTIVE_NOT_ALLOWED
-        color = _single_color(payment)
-        if color is None or (route.color != GRAY and color not in (-2, route.color)):
-            return Reason.WRONG_COLOR
-        if total != n:
-            return Reason.INVALID_PAYMENT
-        return None
-    if kind is RouteKind.TUNNEL:
         color = _single_color(payment)
         if color is None or (route.color != GRAY and color not in (-2, route.color)):
             return Reason.WRONG_COLOR
