@@ -17,6 +17,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .sim.cli import add_tournament_arguments
 
     add_tournament_arguments(sub.add_parser("tournament", help="play many AI games and report statistics"))
+    from .server.cli import add_serve_arguments
+
+    add_serve_arguments(sub.add_parser("serve", help="run the web server (needs the web extra)"))
     return parser
 
 

@@ -1,0 +1,325 @@
+"""The FastAPI application: the JSON API and the game WebSocket.
+
+HTTP (all errors are ``{"error": {"code", "message", "details"?}}`` with a 4xx status):
+
+* ``POST /api/games`` — create a game (``mode`` "ai", "hotseat" or "online", ``seats``);
+  answers the public summary and the invites (secret tokens, shown only this once).
+* ``GET /api/games/{id}`` — the public summary.
+* ``GET /api/games?status=finished`` — finished games, newest first, for replay.
+* ``GET /api/games/{id}/record`` — the full game record, once the game is over.
+
+WebSocket ``/ws/games/{id}?token=…[&seat=n]``: see :mod:`ttr_nordic.server.protocol`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..ai.registry import LEVELS
+from ..engine import IllegalActionError, NotationError, RecordError, parse_action
+from .db import default_database_url, make_engine, migrate
+from .games import Client, GameService, LiveGame, SeatSpec
+from .serialize import JSON
+
+MAX_NAME = 40
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class SeatIn(BaseModel):
+    """One seat of a new game: a person, or an AI at a level (easy, medium, hard, expert)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "ai"] = "human"
+    name: str | None = Field(default=None, max_length=MAX_NAME)
+    level: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("a name cannot be blank")
+        return value
+
+    @model_validator(mode="after")
+    def _level(self) -> SeatIn:
+        if self.kind == "ai":
+            level = (self.level or "").strip().lower()
+            if level not in LEVELS:
+                raise ValueError(f"an AI seat needs a level: one of {', '.join(LEVELS)}")
+            self.level = level
+        elif self.level is not None:
+            raise ValueError("only AI seats have a level")
+        return self
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["ai", "hotseat", "online"]
+    seats: list[SeatIn] = Field(min_length=2, max_length=3)
+    first_player: int | None = Field(default=None, ge=0, le=2)
+
+    @model_validator(mode="after")
+    def _composition(self) -> CreateGame:
+        humans = sum(1 for s in self.seats if s.kind == "human")
+        if self.mode == "ai" and humans != 1:
+            raise ValueError("an 'ai' game has exactly 1 human seat and 1 or 2 AI seats")
+        if self.mode != "ai" and humans != len(self.seats):
+            raise ValueError(f"a '{self.mode}' game has only human seats (2 or 3)")
+        if self.first_player is not None and self.first_player >= len(self.seats):
+            raise ValueError(f"first_player must be a seat number below {len(self.seats)}")
+        return self
+
+    def specs(self) -> list[SeatSpec]:
+        out = []
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "ai":
+                name = seat.name or f"Computer {index + 1} ({seat.level})"
+            else:
+                name = seat.name or f"Player {index + 1}"
+            out.append(SeatSpec(name, seat.kind, seat.level))
+        return out
+
+
+def _error(status: int, code: str, message: str, details: Any = None) -> JSONResponse:
+    body: JSON = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return JSONResponse({"error": body}, status_code=status)
+
+
+def create_app(database_url: str | None = None) -> FastAPI:
+    """The application, storing games at ``database_url`` (default: a SQLite file in the
+    user's data directory). The schema is migrated when the app starts."""
+    url = database_url or default_database_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(url)
+        await asyncio.to_thread(migrate, engine)
+        service = GameService(engine)
+        app.state.service = service
+        try:
+            yield
+        finally:
+            await service.close()
+            engine.dispose()
+
+    app = FastAPI(title="Ticket to Ride: Nordic Countries", lifespan=lifespan)
+    app.state.database_url = url
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        details = [
+            {"location": [str(p) for p in e.get("loc", ())], "message": str(e.get("msg", ""))} for e in exc.errors()
+        ]
+        message = "; ".join(f"{'.'.join(d['location'])}: {d['message']}" for d in details) or "invalid request"
+        return _error(422, "VALIDATION_ERROR", message, details)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    def service_of(request: Request | WebSocket) -> GameService:
+        service: GameService = request.app.state.service
+        return service
+
+    async def load(service: GameService, game_id: str) -> LiveGame:
+        try:
+            game = await service.get(game_id)
+        except RecordError as exc:
+            raise ApiError(500, "CORRUPT_GAME", str(exc)) from exc
+        if game is None:
+            raise ApiError(404, "GAME_NOT_FOUND", f"no game {game_id!r}")
+        return game
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> JSON:
+        game, tokens = await service_of(request).create(body.mode, body.specs(), body.first_player)
+        invites: list[JSON] = []
+        for token in dict.fromkeys(tokens.values()):
+            seats = [seat for seat, t in tokens.items() if t == token]
+            invites.append(
+                {
+                    "seats": seats,
+                    "names": [game.seats[s].name for s in seats],
+                    "token": token,
+                    "path": f"/play/{game.id}?seat={token}",
+                }
+            )
+        return {"game": game.summary(), "invites": invites}
+
+    @app.get("/api/games")
+    async def list_games(
+        request: Request,
+        status: Literal["finished"] = "finished",
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> JSON:
+        return {"games": await service_of(request).finished(limit, offset)}
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, request: Request) -> JSON:
+        return (await load(service_of(request), game_id)).summary()
+
+    @app.get("/api/games/{game_id}/record")
+    async def get_record(game_id: str, request: Request) -> JSON:
+        game = await load(service_of(request), game_id)
+        if not game.state.is_over:
+            raise ApiError(409, "GAME_NOT_FINISHED", "the record is available once the game is over")
+        return game.record().to_dict()
+
+    @app.websocket("/ws/games/{game_id}")
+    async def play(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        await _session(ws, service_of(ws), game_id)
+
+    return app
+
+
+def _error_message(code: str, message: str, **extra: Any) -> JSON:
+    return {"type": "error", "code": code, "message": message, **extra}
+
+
+async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+    await ws.send_json(_error_message(code, message))
+    await ws.close(code=close_code)
+
+
+async def _writer(ws: WebSocket, queue: asyncio.Queue[JSON | None]) -> None:
+    while True:
+        message = await queue.get()
+        if message is None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+            return
+        await ws.send_json(message)
+
+
+async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
+    try:
+        game = await service.get(game_id)
+    except RecordError as exc:
+        await _refuse(ws, "CORRUPT_GAME", str(exc), 1011)
+        return
+    if game is None:
+        await _refuse(ws, "GAME_NOT_FOUND", f"no game {game_id!r}", 4404)
+        return
+    token = ws.query_params.get("token", "")
+    seats = game.seats_for(token) if token else frozenset()
+    if not seats:
+        await _refuse(ws, "BAD_TOKEN", "this token does not open a seat in this game", 4401)
+        return
+    decision = game.state.decision.player
+    shown = decision if decision in seats else min(seats)
+    wanted = ws.query_params.get("seat")
+    if wanted is not None:
+        if not wanted.isdigit() or int(wanted) not in seats:
+            await _refuse(ws, "NOT_YOUR_SEAT", f"this token does not control seat {wanted!r}", 4403)
+            return
+        shown = int(wanted)
+    client = Client(seats, shown)
+    async with game.lock:
+        game.clients.add(client)
+        game.show(client)
+    writer = asyncio.get_running_loop().create_task(_writer(ws, client.queue))
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                client.send(_error_message("BAD_MESSAGE", "messages are JSON text frames"))
+                continue
+            await _handle(service, game, client, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        game.clients.discard(client)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+def _seat_field(data: dict[str, Any], client: Client) -> int | str:
+    """The seat a message names (default: the one the client is shown), or an error code."""
+    if "seat" not in data:
+        return client.shown
+    seat = data["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return "BAD_MESSAGE"
+    if seat not in client.seats:
+        return "NOT_YOUR_SEAT"
+    return seat
+
+
+async def _handle(service: GameService, game: LiveGame, client: Client, text: str) -> None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        client.send(_error_message("BAD_MESSAGE", "not valid JSON"))
+        return
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        client.send(_error_message("BAD_MESSAGE", 'a message is a JSON object with a string "type"'))
+        return
+    kind = data["type"]
+    if kind == "ping":
+        client.send({"type": "pong"})
+        return
+    if kind not in ("act", "view"):
+        client.send(_error_message("UNKNOWN_TYPE", f"unknown message type {kind!r} (act, view or ping)"))
+        return
+    seat = _seat_field(data, client)
+    if seat == "BAD_MESSAGE":
+        client.send(_error_message("BAD_MESSAGE", '"seat" must be a seat number'))
+        return
+    if seat == "NOT_YOUR_SEAT":
+        client.send(_error_message("NOT_YOUR_SEAT", f"you do not control seat {data['seat']}"))
+        return
+    assert isinstance(seat, int)
+    if kind == "view":
+        async with game.lock:
+            client.shown = seat
+            client.send(game.state_message(seat))
+        return
+    notation = data.get("action")
+    if not isinstance(notation, str):
+        client.send(_error_message("BAD_MESSAGE", '"act" needs an "action" string in notation, e.g. "B"'))
+        return
+    try:
+        action = parse_action(notation)
+    except NotationError as exc:
+        client.send(_error_message("BAD_ACTION", str(exc), action=notation))
+        return
+    try:
+        await service.act(game, seat, action)
+    except IllegalActionError as exc:
+        client.send(_error_message(exc.reason.name, exc.detail, action=notation))

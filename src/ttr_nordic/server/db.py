@@ -1,0 +1,113 @@
+"""Storage: SQLAlchemy 2 models, the engine (SQLite by default, PostgreSQL by URL) and migrations.
+
+A game is stored as its record: the config (players, seed, first player), the mode, the
+seats, and one row per accepted action. The live state is always rebuilt by replaying
+those actions, so nothing acknowledged is lost when the process dies.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    first_player: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    winners: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="game", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(8))  # "human" or "ai"
+    ai_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # SHA-256 of the seat's secret token (None for AI seats); hotseat seats share one.
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    game: Mapped[GameRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    index: Mapped[int] = mapped_column("idx", Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (``$XDG_DATA_HOME`` or ``~/.local/share``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    folder = Path(base) / "ttr-nordic"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'games.sqlite'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, foreign keys and cross-thread use."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date with the migrations shipped in this package."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

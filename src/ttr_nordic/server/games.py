@@ -1,0 +1,401 @@
+"""Live games: the authoritative state of each game in memory, backed by the database.
+
+Every accepted action is written (one row, same transaction as the game's new status)
+before it is applied in memory and broadcast, so whatever a client was told survives a
+crash. A game not in memory is rebuilt on first access by replaying its stored actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import selectinload, sessionmaker
+
+from ..ai.base import Agent
+from ..ai.registry import make_agent
+from ..engine import (
+    Action,
+    GameConfig,
+    GameRecord,
+    GameState,
+    RecordError,
+    parse_action,
+)
+from .db import ActionRow, GameRow, SeatRow, utcnow
+from .serialize import JSON, serialize_legal, serialize_result, serialize_view
+
+log = logging.getLogger(__name__)
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat to create: ``kind`` is "human" or "ai" (with a level)."""
+
+    name: str
+    kind: str
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    kind: str
+    level: str | None
+    token_hash: str | None
+
+    def public(self) -> JSON:
+        return {"seat": self.seat, "name": self.name, "kind": self.kind, "level": self.level}
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection: the seats its token controls and the seat it is shown."""
+
+    seats: frozenset[int]
+    shown: int
+    queue: asyncio.Queue[JSON | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, message: JSON | None) -> None:
+        """Queue ``message`` for the client (None closes the connection)."""
+        self.queue.put_nowait(message)
+
+
+@dataclass(eq=False)
+class LiveGame:
+    id: str
+    mode: str
+    state: GameState
+    seats: list[Seat]
+    created_at: datetime
+    updated_at: datetime
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: set[Client] = field(default_factory=set)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    ai_task: asyncio.Task[None] | None = None
+
+    @property
+    def status(self) -> str:
+        return FINISHED if self.state.is_over else ACTIVE
+
+    def seats_for(self, token: str) -> frozenset[int]:
+        """The seats ``token`` controls (none for a wrong token)."""
+        digest = hash_token(token)
+        return frozenset(
+            s.seat for s in self.seats if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
+        )
+
+    def agent(self, seat: int) -> Agent:
+        agent = self.agents.get(seat)
+        if agent is None:
+            level = self.seats[seat].level or "easy"
+            seed = random.Random(f"{self.state.config.seed}:{seat}").getrandbits(32)
+            agent = self.agents[seat] = make_agent(level, seed=seed)
+        return agent
+
+    def summary(self) -> JSON:
+        """What anyone may know about the game (no hands, tickets or seed)."""
+        state = self.state
+        decision = state.decision
+        data: JSON = {
+            "id": self.id,
+            "mode": self.mode,
+            "status": self.status,
+            "players": state.num_players,
+            "seats": [s.public() for s in self.seats],
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+            "actions": len(state.history),
+            "turn": state.turn,
+            "current": decision.player if decision.player >= 0 else None,
+            "phase": decision.phase.name,
+            "scores": list(state.scores),
+            "trains": list(state.trains),
+            "result": None,
+        }
+        if state.is_over:
+            data["result"] = serialize_result(state.board, state.result())
+        return data
+
+    def state_message(self, seat: int) -> JSON:
+        state = self.state
+        legal = state.legal_action_list() if state.decision.player == seat else []
+        return {
+            "type": "state",
+            "game_id": self.id,
+            "seat": seat,
+            "seats": [s.public() for s in self.seats],
+            "actions": len(state.history),
+            "view": serialize_view(state.view(seat)),
+            "legal": serialize_legal(state.board, legal),
+        }
+
+    def game_over_message(self) -> JSON:
+        result = self.state.result()
+        return {
+            "type": "game_over",
+            "game_id": self.id,
+            "winners": [self.seats[w].name for w in result.winners],
+            "result": serialize_result(self.state.board, result),
+        }
+
+    def show(self, client: Client) -> None:
+        """Queue the state for ``client`` (and the result when the game is over)."""
+        client.send(self.state_message(client.shown))
+        if self.state.is_over:
+            client.send(self.game_over_message())
+
+    def broadcast(self) -> None:
+        """Queue each client's new state; a hotseat client follows the seat that must act."""
+        decision = self.state.decision
+        cache: dict[int, JSON] = {}
+        over = self.game_over_message() if self.state.is_over else None
+        for client in self.clients:
+            if decision.player in client.seats:
+                client.shown = decision.player
+            message = cache.get(client.shown)
+            if message is None:
+                message = cache[client.shown] = self.state_message(client.shown)
+            client.send(message)
+            if over is not None:
+                client.send(over)
+
+    def record(self) -> GameRecord:
+        record = self.state.record()
+        meta = {
+            "game_id": self.id,
+            "mode": self.mode,
+            "seats": [s.public() for s in self.seats],
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
+        return GameRecord(record.config, record.actions, meta)
+
+
+class GameService:
+    """Creates, loads and advances games; one per running app."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.live: dict[str, LiveGame] = {}
+        self._load_lock = asyncio.Lock()
+        self._closing = False
+
+    # ------------------------------------------------------------ database (sync, run in threads)
+
+    def _insert(self, game: GameRow) -> None:
+        with self.sessions.begin() as session:
+            session.add(game)
+
+    def _read(self, game_id: str) -> tuple[GameRow, list[ActionRow]] | None:
+        with self.sessions() as session:
+            row = session.scalars(
+                select(GameRow).options(selectinload(GameRow.seats)).where(GameRow.id == game_id)
+            ).one_or_none()
+            if row is None:
+                return None
+            actions = list(
+                session.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.index))
+            )
+            return row, actions
+
+    def _append(self, game_id: str, index: int, seat: int, notation: str, winners: str | None) -> datetime:
+        now = utcnow()
+        with self.sessions.begin() as session:
+            session.add(ActionRow(game_id=game_id, index=index, seat=seat, notation=notation, created_at=now))
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise LookupError(f"game {game_id} vanished")
+            row.updated_at = now
+            if winners is not None:
+                row.status = FINISHED
+                row.finished_at = now
+                row.winners = winners
+        return now
+
+    def _finished(self, limit: int, offset: int) -> list[GameRow]:
+        with self.sessions() as session:
+            query = (
+                select(GameRow)
+                .options(selectinload(GameRow.seats))
+                .where(GameRow.status == FINISHED)
+                .order_by(GameRow.finished_at.desc(), GameRow.id)
+                .limit(limit)
+                .offset(offset)
+            )
+            return list(session.scalars(query))
+
+    # ------------------------------------------------------------ games
+
+    async def create(
+        self, mode: str, seats: list[SeatSpec], first_player: int | None
+    ) -> tuple[LiveGame, dict[int, str]]:
+        """Create and store a game; returns it and the secret token of each human seat
+        (in hotseat mode every seat has the same token)."""
+        config = GameConfig(len(seats), secrets.randbits(63), first_player)
+        game_id = uuid.uuid4().hex
+        shared = new_token() if mode == "hotseat" else None
+        tokens: dict[int, str] = {}
+        rows: list[SeatRow] = []
+        for index, spec in enumerate(seats):
+            token = None if spec.kind == "ai" else (shared or new_token())
+            if token is not None:
+                tokens[index] = token
+            rows.append(
+                SeatRow(
+                    seat=index,
+                    name=spec.name,
+                    kind=spec.kind,
+                    ai_level=spec.level,
+                    token_hash=None if token is None else hash_token(token),
+                )
+            )
+        now = utcnow()
+        row = GameRow(
+            id=game_id,
+            mode=mode,
+            players=config.players,
+            seed=config.seed,
+            first_player=config.first_player,
+            status=ACTIVE,
+            created_at=now,
+            updated_at=now,
+            seats=rows,
+        )
+        state = GameState.from_config(config)
+        await asyncio.to_thread(self._insert, row)
+        game = LiveGame(game_id, mode, state, [_seat(r) for r in rows], now, now)
+        self.live[game_id] = game
+        self.ensure_ai(game)
+        return game, tokens
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        """The live game, rebuilt from the database by replay if it is not in memory."""
+        game = self.live.get(game_id)
+        if game is not None:
+            return game
+        async with self._load_lock:
+            game = self.live.get(game_id)
+            if game is not None:
+                return game
+            loaded = await asyncio.to_thread(self._read, game_id)
+            if loaded is None:
+                return None
+            row, actions = loaded
+            state = GameState.from_config(GameConfig(row.players, row.seed, row.first_player))
+            for index, action_row in enumerate(actions):
+                if action_row.index != index:
+                    raise RecordError(f"game {game_id}: action {index} is missing from the database")
+                try:
+                    state.apply(parse_action(action_row.notation), action_row.seat)
+                except ValueError as exc:
+                    raise RecordError(f"game {game_id}: stored action {index} does not replay: {exc}") from exc
+            game = LiveGame(row.id, row.mode, state, [_seat(r) for r in row.seats], row.created_at, row.updated_at)
+            self.live[game_id] = game
+        self.ensure_ai(game)
+        return game
+
+    async def finished(self, limit: int, offset: int) -> list[JSON]:
+        rows = await asyncio.to_thread(self._finished, limit, offset)
+        return [
+            {
+                "id": r.id,
+                "mode": r.mode,
+                "players": r.players,
+                "seats": [_seat(s).public() for s in r.seats],
+                "created_at": r.created_at.isoformat(),
+                "finished_at": None if r.finished_at is None else r.finished_at.isoformat(),
+                "winners": [int(w) for w in r.winners.split(",")] if r.winners else [],
+            }
+            for r in rows
+        ]
+
+    async def act(self, game: LiveGame, seat: int, action: Action, expected: int | None = None) -> bool:
+        """Apply ``action`` for ``seat``: check, store, apply, broadcast. Raises
+        :class:`IllegalActionError` (nothing changes). With ``expected`` (the number of
+        actions the caller saw), returns False without acting if the game moved on."""
+        async with game.lock:
+            state = game.state
+            if expected is not None and len(state.history) != expected:
+                return False
+            state.check(action, seat)
+            index = len(state.history)
+            after = state.clone()
+            after.apply_unchecked(action)
+            winners = ",".join(str(w) for w in after.result().winners) if after.is_over else None
+            game.updated_at = await asyncio.to_thread(self._append, game.id, index, seat, action.notation(), winners)
+            game.state = after
+            game.broadcast()
+        self.ensure_ai(game)
+        return True
+
+    # ------------------------------------------------------------ AI seats
+
+    def ensure_ai(self, game: LiveGame) -> None:
+        """Start the game's AI task if an AI seat must act and none is running."""
+        if self._closing or game.state.is_over:
+            return
+        if game.seats[game.state.decision.player].kind != "ai":
+            return
+        if game.ai_task is not None and not game.ai_task.done():
+            return
+        game.ai_task = asyncio.get_running_loop().create_task(self._play_ai(game))
+
+    async def _play_ai(self, game: LiveGame) -> None:
+        try:
+            while not self._closing:
+                state = game.state
+                seat = state.decision.player
+                if state.is_over or game.seats[seat].kind != "ai":
+                    return
+                view = state.view(seat)
+                legal = state.legal_action_list()
+                expected = len(state.history)
+                agent = game.agent(seat)
+                # Agents think in a worker thread so the event loop (other games) stays responsive.
+                action = await asyncio.to_thread(agent.choose, view, legal)
+                if not self._closing:
+                    await self.act(game, seat, action, expected)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI seat failed in game %s", game.id)
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [g.ai_task for g in self.live.values() if g.ai_task is not None and not g.ai_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for game in self.live.values():
+            for client in game.clients:
+                client.send(None)
+
+
+def _seat(row: SeatRow) -> Seat:
+    return Seat(row.seat, row.name, row.kind, row.ai_level, row.token_hash)

@@ -1,0 +1,179 @@
+"""JSON forms of what a seat may see: its :class:`PlayerView`, legal actions with labels, results.
+
+Everything here is built from a :class:`~ttr_nordic.engine.PlayerView` (plus the static
+board, which is public), never from a :class:`~ttr_nordic.engine.GameState`, so a message
+can hold nothing the seat's view does not. Cards are named (``"red"``), routes and tickets
+carry their ids, codes and names.
+
+>>> from ttr_nordic.engine import GameState
+>>> data = serialize_view(GameState.new(players=2, seed=3).view(0))
+>>> data["player"], data["phase"], len(data["offered_tickets"])
+(0, 'INITIAL_TICKETS', 5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine import (
+    CARD_NAMES,
+    Action,
+    Board,
+    Claim,
+    DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    GameResult,
+    KeepTickets,
+    Pass,
+    PayTunnelExtra,
+    PlayerView,
+    TunnelAttempt,
+)
+from ..engine.cards import describe_cards
+
+JSON = dict[str, Any]
+
+
+def _card(card: int) -> str | None:
+    return CARD_NAMES[card] if card >= 0 else None
+
+
+def _counts(counts: Sequence[int]) -> dict[str, int]:
+    return {CARD_NAMES[kind]: counts[kind] for kind in range(len(CARD_NAMES))}
+
+
+def _ticket(board: Board, ticket: int, completed: bool | None = None) -> JSON:
+    t = board.tickets[ticket]
+    data: JSON = {
+        "id": t.id,
+        "name": t.name,
+        "from": board.cities[t.a].name,
+        "to": board.cities[t.b].name,
+        "points": t.points,
+    }
+    if completed is not None:
+        data["completed"] = completed
+    return data
+
+
+def _route(board: Board, route: int) -> JSON:
+    r = board.routes[route]
+    return {"id": r.id, "code": r.code, "name": r.name}
+
+
+def _tunnel(board: Board, tunnel: TunnelAttempt | None) -> JSON | None:
+    if tunnel is None:
+        return None
+    return {
+        "route": _route(board, tunnel.route),
+        "base": _counts(tunnel.base),
+        "revealed": [_card(c) for c in tunnel.revealed],
+        "needed": tunnel.needed,
+        "color": _card(tunnel.color),
+        "locomotive_only": tunnel.locomotive_only,
+    }
+
+
+def serialize_result(board: Board, result: GameResult) -> JSON:
+    """The final scoring breakdown (public once the game is over)."""
+    return {
+        "winners": list(result.winners),
+        "decided_by": result.decided_by,
+        "totals": list(result.totals),
+        "players": [
+            {
+                "player": p.player,
+                "route_points": p.route_points,
+                "ticket_points": p.ticket_points,
+                "tickets": [
+                    {**_ticket(board, t.ticket), "completed": t.completed, "value": t.value} for t in p.tickets
+                ],
+                "tickets_completed": p.tickets_completed,
+                "tickets_failed": p.tickets_failed,
+                "globetrotter": p.globetrotter,
+                "longest_path": p.longest_path,
+                "total": p.total,
+            }
+            for p in result.players
+        ],
+    }
+
+
+def serialize_view(view: PlayerView) -> JSON:
+    """``view`` as a JSON-safe dict: one key per :class:`PlayerView` field (plus ``is_my_turn``,
+    ``phase_text`` and ``claimed_routes``, which are computed from the view alone)."""
+    board = view.board
+    return {
+        "player": view.player,
+        "num_players": view.num_players,
+        "first_player": view.first_player,
+        "current": view.current,
+        "phase": view.phase.name,
+        "phase_text": view.phase.value,
+        "is_my_turn": view.is_my_turn,
+        "turn": view.turn,
+        "display": [_card(c) for c in view.display],
+        "deck_count": view.deck_count,
+        "discard": _counts(view.discard),
+        "ticket_deck_count": view.ticket_deck_count,
+        "route_owner": [owner if owner >= 0 else None for owner in view.route_owner],
+        "claimed_routes": [
+            {**_route(board, rid), "owner": owner} for rid, owner in enumerate(view.route_owner) if owner >= 0
+        ],
+        "trains": list(view.trains),
+        "scores": list(view.scores),
+        "hand_sizes": list(view.hand_sizes),
+        "ticket_counts": list(view.ticket_counts),
+        "offer_counts": list(view.offer_counts),
+        "known_cards": [_counts(c) for c in view.known_cards],
+        "hand": _counts(view.hand),
+        "tickets": [_ticket(board, t, done) for t, done in view.ticket_status()],
+        "offered_tickets": [_ticket(board, t) for t in view.offered_tickets],
+        "returned_tickets": [_ticket(board, t) for t in view.returned_tickets],
+        "tunnel": _tunnel(board, view.tunnel),
+        "final_turns_left": view.final_turns_left,
+        "final_round_trigger": view.final_round_trigger if view.final_round_trigger >= 0 else None,
+        "consecutive_passes": view.consecutive_passes,
+        "log": [
+            {
+                "player": e.player,
+                "text": e.text,
+                "notation": e.notation,
+                "card": _card(e.card),
+                "revealed": [_card(c) for c in e.revealed],
+            }
+            for e in view.log
+        ],
+        "all_tickets": (
+            None if view.all_tickets is None else [[_ticket(board, t) for t in seat] for seat in view.all_tickets]
+        ),
+        "result": None if view.result is None else serialize_result(board, view.result),
+    }
+
+
+def action_label(board: Board, action: Action) -> str:
+    """A readable label for a legal action, e.g. ``'Claim Oslo–Örebro with 2 orange + 1 locomotive'``."""
+    if isinstance(action, DrawFaceUp):
+        return f"Take face-up card {action.slot + 1}"
+    if isinstance(action, DrawBlind):
+        return "Draw from the deck"
+    if isinstance(action, DrawTickets):
+        return "Draw destination tickets"
+    if isinstance(action, KeepTickets):
+        return "Keep " + ", ".join(board.tickets[t].name for t in action.tickets)
+    if isinstance(action, Claim):
+        return f"Claim {board.routes[action.route].describe()} with {describe_cards(action.payment)}"
+    if isinstance(action, PayTunnelExtra):
+        return f"Pay {describe_cards(action.cards)} extra for the tunnel"
+    if isinstance(action, DeclineTunnel):
+        return "Decline the tunnel"
+    assert isinstance(action, Pass)
+    return "Pass"
+
+
+def serialize_legal(board: Board, actions: Sequence[Action]) -> list[JSON]:
+    """Legal actions as ``{"action": notation, "label": text}``."""
+    return [{"action": a.notation(), "label": action_label(board, a)} for a in actions]

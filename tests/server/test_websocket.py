@@ -1,0 +1,197 @@
+"""The game WebSocket: joining, acting, protocol errors, seats and privacy of messages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from server_helpers import create_game, live_state, receive_until, ws_path
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from ttr_nordic.engine import parse_action
+from ttr_nordic.server.serialize import serialize_view
+
+HUMAN = {"kind": "human"}
+
+
+def online_game(client: TestClient, players: int = 2) -> tuple[str, list[str]]:
+    data = create_game(client, "online", [HUMAN] * players, first_player=0)
+    return data["game"]["id"], [invite["token"] for invite in data["invites"]]
+
+
+def test_join_with_valid_token_gets_own_state(client: TestClient) -> None:
+    game_id, tokens = online_game(client)
+    with client.websocket_connect(ws_path(game_id, tokens[1])) as ws:
+        message = ws.receive_json()
+    assert message["type"] == "state" and message["seat"] == 1
+    assert message["view"]["player"] == 1
+    assert message["legal"] == []  # seat 0 chooses tickets first
+    assert message["view"] == serialize_view(live_state(client, game_id).view(1))
+    with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
+        message = ws.receive_json()
+    assert message["seat"] == 0
+    legal = message["legal"]
+    assert legal and all(set(item) == {"action", "label"} for item in legal)
+    assert legal[0]["action"].startswith("K ") and legal[0]["label"].startswith("Keep ")
+
+
+@pytest.mark.parametrize("token", ["", "wrong-token"])
+def test_join_with_bad_token_is_refused(client: TestClient, token: str) -> None:
+    game_id, _ = online_game(client)
+    with client.websocket_connect(ws_path(game_id, token)) as ws:
+        message = ws.receive_json()
+        assert message == {"type": "error", "code": "BAD_TOKEN", "message": message["message"]}
+        with pytest.raises(WebSocketDisconnect) as info:
+            ws.receive_json()
+    assert info.value.code == 4401
+
+
+def test_token_of_another_game_is_refused(client: TestClient) -> None:
+    game_a, _ = online_game(client)
+    _, tokens_b = online_game(client)
+    with client.websocket_connect(ws_path(game_a, tokens_b[0])) as ws:
+        assert ws.receive_json()["code"] == "BAD_TOKEN"
+
+
+def test_unknown_game(client: TestClient) -> None:
+    with client.websocket_connect(ws_path("0" * 32, "x")) as ws:
+        assert ws.receive_json()["code"] == "GAME_NOT_FOUND"
+
+
+def test_protocol_errors_change_nothing(client: TestClient) -> None:
+    game_id, tokens = online_game(client)
+    with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
+        first = ws.receive_json()
+        cases: list[tuple[Any, str]] = [
+            ("{not json", "BAD_MESSAGE"),
+            ("[1, 2]", "BAD_MESSAGE"),
+            (json.dumps({"action": "B"}), "BAD_MESSAGE"),
+            (json.dumps({"type": "dance"}), "UNKNOWN_TYPE"),
+            (json.dumps({"type": "act"}), "BAD_MESSAGE"),
+            (json.dumps({"type": "act", "action": 7}), "BAD_MESSAGE"),
+            (json.dumps({"type": "act", "action": "zz top"}), "BAD_ACTION"),
+            (json.dumps({"type": "act", "action": "B", "seat": "0"}), "BAD_MESSAGE"),
+            (json.dumps({"type": "act", "action": "B"}), "ACTION_IN_PROGRESS"),
+            (json.dumps({"type": "act", "action": "K 999"}), "INVALID_TICKET_CHOICE"),
+        ]
+        for text, code in cases:
+            ws.send_text(text)
+            message = ws.receive_json()
+            assert message["type"] == "error", text
+            assert message["code"] == code, (text, message)
+            assert message["message"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_bytes(b"\x00")
+        assert ws.receive_json()["code"] == "BAD_MESSAGE"
+    state = live_state(client, game_id)
+    assert state.history == []
+    assert first["view"] == serialize_view(state.view(0))
+
+
+def test_illegal_action_carries_the_engine_reason(client: TestClient) -> None:
+    game_id, tokens = online_game(client)
+    state = live_state(client, game_id)
+    wanted = state.rejection(parse_action("K 999"), 0)
+    with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "act", "action": "K 999"})
+        error = ws.receive_json()
+    assert error["code"] == wanted.name
+    assert error["action"] == "K 999"
+
+
+def test_out_of_turn_and_other_seat(client: TestClient) -> None:
+    game_id, tokens = online_game(client)
+    with client.websocket_connect(ws_path(game_id, tokens[1])) as ws:
+        ws.receive_json()
+        keep = "K " + " ".join(str(t) for t in live_state(client, game_id).offers[1])
+        ws.send_json({"type": "act", "action": keep})
+        assert ws.receive_json()["code"] == "NOT_YOUR_TURN"
+        # The token of seat 1 cannot act, or look, for seat 0.
+        offers0 = live_state(client, game_id).offers[0]
+        ws.send_json({"type": "act", "seat": 0, "action": "K " + " ".join(map(str, offers0))})
+        assert ws.receive_json()["code"] == "NOT_YOUR_SEAT"
+        ws.send_json({"type": "view", "seat": 0})
+        assert ws.receive_json()["code"] == "NOT_YOUR_SEAT"
+    with client.websocket_connect(ws_path(game_id, tokens[1], seat=0)) as ws:
+        assert ws.receive_json()["code"] == "NOT_YOUR_SEAT"
+    assert live_state(client, game_id).history == []
+
+
+def test_ai_seat_cannot_be_driven_by_the_human(client: TestClient) -> None:
+    data = create_game(client, "ai", [HUMAN, {"kind": "ai", "level": "easy"}], first_player=1)
+    game_id, token = data["game"]["id"], data["invites"][0]["token"]
+    with client.websocket_connect(ws_path(game_id, token)) as ws:
+        ws.send_json({"type": "act", "seat": 1, "action": "B"})
+        error = receive_until(ws, lambda m: m["type"] == "error")
+        assert error["code"] == "NOT_YOUR_SEAT"
+
+
+def test_hotseat_one_token_views_and_acts_per_seat(client: TestClient) -> None:
+    data = create_game(client, "hotseat", [HUMAN, HUMAN, HUMAN], first_player=2)
+    game_id, token = data["game"]["id"], data["invites"][0]["token"]
+    with client.websocket_connect(ws_path(game_id, token)) as ws:
+        first = ws.receive_json()
+        assert first["seat"] == 2  # the seat that must act
+        assert first["view"]["player"] == 2
+        ws.send_json({"type": "view", "seat": 0})
+        other = ws.receive_json()
+        assert other["seat"] == 0 and other["view"]["player"] == 0 and other["legal"] == []
+        keep = first["legal"][0]["action"]
+        ws.send_json({"type": "act", "seat": 2, "action": keep})
+        after = ws.receive_json()
+        # Seat 2 kept its tickets; the device now shows seat 0, who chooses next.
+        assert after["type"] == "state" and after["seat"] == 0 and after["legal"]
+        assert after["view"]["ticket_counts"][2] > 0
+        assert "offered_tickets" in after["view"] and after["view"]["hand_sizes"]
+        ws.send_json({"type": "act", "seat": 1, "action": "B"})
+        assert ws.receive_json()["code"] == "NOT_YOUR_TURN"
+        # Without "seat", the action is for the seat on screen (0).
+        ws.send_json({"type": "act", "action": after["legal"][0]["action"]})
+        assert ws.receive_json()["seat"] == 1
+    assert len(live_state(client, game_id).history) == 2
+
+
+def _assert_private(text: str, seat: int, state: Any) -> None:
+    data = json.loads(text)
+    assert '"seed"' not in text and str(state.config.seed) not in text
+    assert '"deck"' not in text and '"hands"' not in text and '"offers"' not in text
+    if data["type"] != "state":
+        return
+    assert data["seat"] == seat
+    view = data["view"]
+    assert view == serialize_view(state.view(seat))
+    board = state.board
+    for other in range(state.num_players):
+        if other == seat:
+            continue
+        for ticket in [*state.offers[other], *state.tickets[other]]:
+            assert board.tickets[ticket].name not in text, "another seat's ticket leaked"
+
+
+def test_messages_hide_other_seats_and_the_deck(client: TestClient) -> None:
+    game_id, tokens = online_game(client, players=3)
+    state = live_state(client, game_id)
+    with (
+        client.websocket_connect(ws_path(game_id, tokens[0])) as ws0,
+        client.websocket_connect(ws_path(game_id, tokens[1])) as ws1,
+    ):
+        # The very first message of each seat.
+        _assert_private(ws0.receive_text(), 0, state)
+        _assert_private(ws1.receive_text(), 1, state)
+        first = json.loads(json.dumps(serialize_view(state.view(0))))
+        assert first["hand_sizes"] == [4, 4, 4] and "hand" in first
+        keep = "K " + " ".join(map(str, state.offers[0]))
+        ws0.send_json({"type": "act", "action": keep})
+        text0, text1 = ws0.receive_text(), ws1.receive_text()
+        state = live_state(client, game_id)
+        _assert_private(text0, 0, state)
+        _assert_private(text1, 1, state)
+        # Seat 1 sees that seat 0 kept 5 tickets, not which.
+        entry = json.loads(text1)["view"]["log"][-1]
+        assert entry["notation"] is None and entry["player"] == 0
+        assert json.loads(text1)["view"]["ticket_counts"] == [5, 0, 0]
+        assert json.loads(text1)["view"]["tickets"] == []
