@@ -195,3 +195,25 @@ def test_messages_hide_other_seats_and_the_deck(client: TestClient) -> None:
         assert entry["notation"] is None and entry["player"] == 0
         assert json.loads(text1)["view"]["ticket_counts"] == [5, 0, 0]
         assert json.loads(text1)["view"]["tickets"] == []
+
+
+def test_action_stored_elsewhere_first_is_refused_then_recovered(client: TestClient) -> None:
+    """Another server process stored action 0 first: ours is refused, the socket closes,
+    and a new connection sees the stored game."""
+    from ttr_nordic.server.db import ActionRow
+
+    game_id, tokens = online_game(client)
+    offers = live_state(client, game_id).offers[0]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
+        ws.receive_json()
+        with service.sessions.begin() as session:
+            session.add(ActionRow(game_id=game_id, index=0, seat=0, notation="K " + " ".join(map(str, offers))))
+        ws.send_json({"type": "act", "action": "K " + " ".join(map(str, offers[:2]))})
+        error = ws.receive_json()
+        assert error["code"] == "STORAGE_ERROR"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
+        message = ws.receive_json()
+    assert message["actions"] == 1 and len(message["view"]["tickets"]) == 5

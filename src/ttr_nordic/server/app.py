@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
 from .db import default_database_url, make_engine, migrate
-from .games import Client, GameService, LiveGame, SeatSpec
+from .games import Client, GameService, LiveGame, SeatSpec, StorageError
 from .serialize import JSON
 
 MAX_NAME = 40
@@ -263,7 +263,7 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        game.clients.discard(client)
+        service.release(game, client)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
@@ -323,3 +323,7 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         await service.act(game, seat, action)
     except IllegalActionError as exc:
         client.send(_error_message(exc.reason.name, exc.detail, action=notation))
+    except StorageError as exc:
+        client.send(_error_message("STORAGE_ERROR", str(exc), action=notation))
+        for other in list(game.clients):
+            other.send(None)  # close: clients reconnect to the game as stored

@@ -16,7 +16,7 @@ import random
 import secrets
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -39,6 +39,17 @@ log = logging.getLogger(__name__)
 
 ACTIVE = "active"
 FINISHED = "finished"
+
+
+class StorageError(RuntimeError):
+    """An action could not be stored (so it was not applied)."""
+
+
+def iso(moment: datetime) -> str:
+    """ISO 8601 in UTC (SQLite hands back naive datetimes; they were stored in UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat()
 
 
 def hash_token(token: str) -> str:
@@ -125,8 +136,8 @@ class LiveGame:
             "status": self.status,
             "players": state.num_players,
             "seats": [s.public() for s in self.seats],
-            "created_at": self.created_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
             "actions": len(state.history),
             "turn": state.turn,
             "current": decision.player if decision.player >= 0 else None,
@@ -188,8 +199,8 @@ class LiveGame:
             "game_id": self.id,
             "mode": self.mode,
             "seats": [s.public() for s in self.seats],
-            "created_at": self.created_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
         }
         return GameRecord(record.config, record.actions, meta)
 
@@ -326,8 +337,8 @@ class GameService:
                 "mode": r.mode,
                 "players": r.players,
                 "seats": [_seat(s).public() for s in r.seats],
-                "created_at": r.created_at.isoformat(),
-                "finished_at": None if r.finished_at is None else r.finished_at.isoformat(),
+                "created_at": iso(r.created_at),
+                "finished_at": None if r.finished_at is None else iso(r.finished_at),
                 "winners": [int(w) for w in r.winners.split(",")] if r.winners else [],
             }
             for r in rows
@@ -335,7 +346,8 @@ class GameService:
 
     async def act(self, game: LiveGame, seat: int, action: Action, expected: int | None = None) -> bool:
         """Apply ``action`` for ``seat``: check, store, apply, broadcast. Raises
-        :class:`IllegalActionError` (nothing changes). With ``expected`` (the number of
+        :class:`IllegalActionError` (nothing changes), or :class:`StorageError` if the
+        database refuses the write (nothing changes either). With ``expected`` (the number of
         actions the caller saw), returns False without acting if the game moved on."""
         async with game.lock:
             state = game.state
@@ -346,7 +358,16 @@ class GameService:
             after = state.clone()
             after.apply_unchecked(action)
             winners = ",".join(str(w) for w in after.result().winners) if after.is_over else None
-            game.updated_at = await asyncio.to_thread(self._append, game.id, index, seat, action.notation(), winners)
+            try:
+                game.updated_at = await asyncio.to_thread(
+                    self._append, game.id, index, seat, action.notation(), winners
+                )
+            except Exception as exc:
+                # E.g. another process stored an action first: forget the cached state so
+                # the next access replays what the database holds.
+                log.exception("cannot store action %d of game %s", index, game.id)
+                self.live.pop(game.id, None)
+                raise StorageError(f"the action could not be stored: {type(exc).__name__}") from exc
             game.state = after
             game.broadcast()
         self.ensure_ai(game)
@@ -383,6 +404,12 @@ class GameService:
             raise
         except Exception:
             log.exception("AI seat failed in game %s", game.id)
+
+    def release(self, game: LiveGame, client: Client) -> None:
+        """Forget ``client``; a finished game nobody watches leaves memory (it stays stored)."""
+        game.clients.discard(client)
+        if game.state.is_over and not game.clients and self.live.get(game.id) is game:
+            del self.live[game.id]
 
     async def close(self) -> None:
         self._closing = True

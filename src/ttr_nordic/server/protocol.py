@@ -1,0 +1,45 @@
+"""The game WebSocket protocol, ``/ws/games/{game_id}?token=SECRET[&seat=N]``.
+
+The server is authoritative: clients send intentions, the server checks them with the
+engine, stores them, and sends every connected client its own seat's new state.
+
+Client → server (JSON text frames)::
+
+    {"type": "act", "action": "C R45 OOL"}         # action notation (see engine.actions)
+    {"type": "act", "action": "B", "seat": 1}      # hotseat: the seat acting (default: the one shown)
+    {"type": "view", "seat": 2}                    # hotseat: show another seat's view
+    {"type": "ping"}
+
+Server → client::
+
+    {"type": "state", "game_id": ..., "seat": n, "seats": [{"seat", "name", "kind", "level"}],
+     "actions": <actions so far>, "view": <serialize_view(view of seat n)>,
+     "legal": [{"action": "<notation>", "label": "<readable>"}]}   # empty unless seat n decides
+    {"type": "game_over", "game_id": ..., "winners": [names], "result": <scoring breakdown>}
+    {"type": "error", "code": "<code>", "message": "<readable>", "action"?: "<notation>"}
+    {"type": "pong"}
+
+A ``state`` message is sent on connect and after every change, to every client of the
+game; a hotseat client follows the seat that must act. ``game_over`` follows the last
+state (and the first one when joining a finished game). Error codes are an engine
+:class:`~ttr_nordic.engine.Reason` name for an illegal action (``NOT_YOUR_TURN``,
+``WRONG_COLOR``, …) or one of :data:`PROTOCOL_ERRORS`. An error changes nothing. After
+``BAD_TOKEN``, ``GAME_NOT_FOUND`` or ``NOT_YOUR_SEAT`` at connect time the server closes
+the socket (codes 4401, 4404, 4403).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: Error codes that are not engine reasons, with their meaning.
+PROTOCOL_ERRORS: Final = {
+    "BAD_MESSAGE": "not a JSON object with a string type, or a field of the wrong type",
+    "UNKNOWN_TYPE": "a message type the server does not know",
+    "BAD_ACTION": "the action notation cannot be read",
+    "BAD_TOKEN": "the token opens no seat of this game",
+    "NOT_YOUR_SEAT": "the token does not control that seat",
+    "GAME_NOT_FOUND": "no game with that id",
+    "STORAGE_ERROR": "the action could not be stored (nothing changed; reconnect)",
+    "CORRUPT_GAME": "the stored game does not replay",
+}
