@@ -45,6 +45,14 @@ def test_full_game_against_easy_ai(client: TestClient) -> None:
     ]
     assert message["winners"]
     assert seen_ai_moves > 10
+    # Joining a finished game: its final state, then the result.
+    with client.websocket_connect(ws_path(game_id, token)) as ws:
+        final = ws.receive_json()
+        assert final["type"] == "state" and final["legal"] == []
+        assert final["view"]["phase"] == "GAME_OVER" and final["view"]["result"] == message["result"]
+        assert ws.receive_json()["type"] == "game_over"
+        ws.send_json({"type": "act", "action": "B"})
+        assert ws.receive_json()["code"] == "GAME_OVER"
     summary = client.get(f"/api/games/{game_id}").json()
     assert summary["status"] == "finished" and summary["result"]["totals"]
     listed = client.get("/api/games").json()["games"]

@@ -153,6 +153,9 @@ def test_hotseat_one_token_views_and_acts_per_seat(client: TestClient) -> None:
         ws.send_json({"type": "act", "action": after["legal"][0]["action"]})
         assert ws.receive_json()["seat"] == 1
     assert len(live_state(client, game_id).history) == 2
+    with client.websocket_connect(ws_path(game_id, token, seat=2)) as ws:
+        shown = ws.receive_json()
+        assert shown["seat"] == 2 and shown["legal"] == []
 
 
 def _assert_private(text: str, seat: int, state: Any) -> None:
