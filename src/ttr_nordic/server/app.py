@@ -201,6 +201,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
         await ws.accept()
         await _session(ws, service_of(ws), game_id)
 
+    from ..web import install  # the browser game: pages, static files, board and replay routes
+
+    install(app)
     return app
 
 

@@ -1,0 +1,400 @@
+// The game page: map, panels, dialogs, live WebSocket with automatic reconnection.
+import { buildMap, loadMapData } from "./map.js";
+import {
+  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName,
+  scoringTable, toast,
+} from "./ui.js";
+
+const LETTER_COLOR = Object.fromEntries(Object.entries(CARD_LETTERS).map(([c, l]) => [l, c]));
+
+/** Card chips for a notation payment such as "OOL". */
+export function paymentChips(letters) {
+  const counts = new Map();
+  for (const ch of letters) counts.set(LETTER_COLOR[ch], (counts.get(LETTER_COLOR[ch]) || 0) + 1);
+  return el("span", { class: "chips" }, [...counts].map(([c, n]) => cardChip(c, n)));
+}
+
+export async function gamePage(app, gameId, token) {
+  app.replaceChildren(el("p", { class: "loading", text: "Loading the board…" }));
+  app.className = "game-page";
+  let summary;
+  let data;
+  try {
+    [data, summary] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}`)]);
+  } catch (err) {
+    app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "Game not found" }),
+      el("p", { text: err.message }), el("a", { href: "/", text: "Back to the start page" })));
+    return;
+  }
+  const board = data.board;
+  const routeByCode = new Map(board.routes.map((r) => [r.code, r]));
+  const hotseat = summary.mode === "hotseat";
+
+  let msg = null; // last "state" message
+  let result = null; // game_over message
+  let revealed = null; // hotseat: the seat whose hand may be shown
+  let openDialog = null; // {key, close}
+  let ws = null;
+  let retry = 0;
+  let fatal = false;
+  let scoringShown = false;
+  let hoverTicket = null;
+
+  const map = buildMap(data, { onRoute: (id) => clickRoute(id), onCity: (id) => clickCity(id) });
+  const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
+  const conn = el("span", { class: "conn", id: "conn", text: "connecting…" });
+  const mapWrap = el("div", { class: "map-wrap" }, map.root);
+  const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
+  const market = el("section", { class: "panel market", id: "market", "aria-label": "Cards to draw" });
+  const hand = el("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
+  const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": "Your tickets" });
+  const routeList = el("section", { class: "panel route-list", id: "route-list", "aria-label": "Routes you can claim" });
+  const log = el("section", { class: "panel log", id: "log", "aria-label": "Moves" });
+  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn),
+    players, market, hand, tickets, routeList, log);
+  app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
+  const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
+  document.body.append(passScreen);
+
+  // ---- connection -------------------------------------------------------------------------
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`);
+    ws.onopen = () => { retry = 0; conn.textContent = "live"; conn.className = "conn ok"; };
+    ws.onmessage = (event) => {
+      const m = JSON.parse(event.data);
+      if (m.type === "state") { msg = m; render(); }
+      else if (m.type === "game_over") { result = m; render(); }
+      else if (m.type === "error") {
+        toast(`${m.message}${m.code ? ` (${m.code})` : ""}`);
+        if (["BAD_TOKEN", "GAME_NOT_FOUND", "NOT_YOUR_SEAT"].includes(m.code)) fatal = true;
+      }
+    };
+    ws.onclose = (event) => {
+      conn.className = "conn down";
+      if (fatal || [4401, 4403, 4404].includes(event.code)) {
+        conn.textContent = "closed";
+        status.textContent = "This link does not open a seat in this game.";
+        return;
+      }
+      conn.textContent = "reconnecting…";
+      retry += 1;
+      setTimeout(connect, Math.min(5000, 300 * retry));
+    };
+  }
+  function send(action) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting, try again in a moment"); return; }
+    ws.send(JSON.stringify({ type: "act", action, seat: msg.seat }));
+  }
+  setInterval(() => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
+  connect();
+
+  // ---- helpers -----------------------------------------------------------------------------
+  const legal = () => (msg ? msg.legal : []);
+  const has = (action) => legal().some((a) => a.action === action);
+  const claimsFor = (code) => legal().filter((a) => a.action.startsWith(`C ${code} `));
+  const privateHidden = () => hotseat && !result && revealed !== msg.seat;
+  const seats = () => (msg ? msg.seats : summary.seats);
+
+  const named = (text) => text.replace(/\bPlayer (\d)\b/g, (m, d) => playerName(seats(), Number(d) - 1));
+
+  function closeDialog() { if (openDialog) { openDialog.close(); openDialog = null; } }
+  function showDialog(key, make) {
+    if (openDialog && openDialog.key === key) return;
+    closeDialog();
+    const d = make();
+    openDialog = { key, close: d.close };
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------
+  function render() {
+    if (!msg) return;
+    const view = msg.view;
+    document.body.dataset.actions = String(msg.actions);
+    document.body.dataset.myTurn = view.is_my_turn && legal().length ? "1" : "0";
+    document.body.dataset.seat = String(msg.seat);
+    map.setOwners(view.route_owner);
+    const claimable = new Set(legal().filter((a) => a.action.startsWith("C ")).map((a) => a.action.split(" ")[1]));
+    map.setClass("claimable", [...claimable].map((c) => routeByCode.get(c).id));
+    renderStatus(view);
+    renderPlayers(view);
+    renderMarket(view);
+    renderPrivate(view);
+    renderRouteList(claimable);
+    renderLog(view);
+    renderPass();
+    renderDialogs(view);
+    if (result && !scoringShown) showScoring();
+  }
+
+  function renderStatus(view) {
+    const names = seats();
+    let text;
+    if (result) text = "Game over";
+    else if (view.is_my_turn && legal().length) {
+      const me = playerName(names, msg.seat);
+      text = `${hotseat ? `${me}: y` : "Y"}our turn — ${view.phase_text}`;
+    } else if (view.current !== null && view.current !== undefined) {
+      text = `Waiting for ${playerName(names, view.current)} — ${view.phase_text}`;
+    } else text = view.phase_text;
+    if (view.final_turns_left !== null && view.final_turns_left >= 0 && !result) {
+      text += ` · final round: ${view.final_turns_left} turn${view.final_turns_left === 1 ? "" : "s"} left`;
+    }
+    status.replaceChildren(el("strong", { text }));
+    status.classList.toggle("mine", !!(view.is_my_turn && legal().length));
+    if (result) status.append(" ", el("button", { type: "button", id: "show-scores", text: "Show scores", onclick: showScoring }));
+  }
+
+  function renderPlayers(view) {
+    const names = seats();
+    const rows = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Score" }),
+      el("th", { text: "Trains" }), el("th", { text: "Cards" }), el("th", { text: "Tickets" }))));
+    const body = el("tbody");
+    for (let p = 0; p < view.num_players; p++) {
+      const s = names[p] || {};
+      const base = s.name || `Player ${p + 1}`;
+      const who = `${base}${s.kind === "ai" && !base.includes(s.level) ? ` (AI ${s.level})` : ""}`;
+      body.append(el("tr", { class: `${view.current === p ? "current" : ""}${p === msg.seat ? " me" : ""}`, "data-player": p },
+        el("td", {}, swatch(p), " ", who,
+          view.current === p && !result ? el("span", { class: "turn-mark", title: "to play", text: " ◀" }) : null),
+        el("td", { class: "score", text: view.scores[p] }), el("td", { text: view.trains[p] }),
+        el("td", { text: view.hand_sizes[p] }), el("td", { text: view.ticket_counts[p] })));
+    }
+    rows.append(body);
+    players.replaceChildren(el("h2", { text: "Players" }), rows);
+  }
+
+  function renderMarket(view) {
+    const faceup = el("div", { class: "faceup-row" });
+    view.display.forEach((card, slot) => {
+      const action = `F${slot + 1}`;
+      const enabled = has(action);
+      const btn = el("button", { type: "button", class: "faceup", "data-slot": slot + 1, disabled: !enabled || !card,
+        "aria-label": card ? `Take face-up ${card}` : "empty slot", onclick: () => send(action) },
+      card ? cardChip(card) : el("span", { class: "card empty", text: "–" }));
+      faceup.append(btn);
+    });
+    const discard = Object.values(view.discard).reduce((a, b) => a + b, 0);
+    const deck = el("button", { type: "button", id: "deck", class: "deck", disabled: !has("B"), onclick: () => send("B"),
+      "aria-label": `Draw from the deck (${view.deck_count} cards)` },
+    el("span", { class: "deck-back", text: "🂠" }), ` Deck ${view.deck_count}`);
+    const ticketsBtn = el("button", { type: "button", id: "draw-tickets", disabled: !has("T"), onclick: () => send("T") },
+      `Tickets (${view.ticket_deck_count})`);
+    const extra = [];
+    if (has("pass")) extra.push(el("button", { type: "button", id: "pass", onclick: () => send("pass"), text: "Pass" }));
+    market.replaceChildren(el("h2", { text: "Draw" }), faceup,
+      el("div", { class: "deck-row" }, deck, ticketsBtn, el("span", { class: "muted", id: "discard", text: `Discard ${discard}` }), extra));
+  }
+
+  function renderPrivate(view) {
+    if (privateHidden()) {
+      hand.replaceChildren(el("h2", { text: "Hand" }), el("p", { class: "muted", text: "Hidden until the player takes the device." }));
+      tickets.replaceChildren(el("h2", { text: "Tickets" }), el("p", { class: "muted", text: "Hidden." }));
+      return;
+    }
+    const who = hotseat ? `${playerName(seats(), msg.seat)}'s hand` : "Your hand";
+    const cards = el("div", { class: "hand-cards" });
+    let total = 0;
+    for (const c of CARD_ORDER) {
+      const n = view.hand[c] || 0;
+      total += n;
+      if (n) cards.append(cardChip(c, n, { "data-color": c }));
+    }
+    if (!total) cards.append(el("span", { class: "muted", text: "No cards yet." }));
+    hand.replaceChildren(el("h2", { text: `${who} (${total})` }), cards);
+    const list = el("ul", { class: "ticket-list" });
+    for (const t of view.tickets) {
+      const li = el("li", { class: t.completed ? "done" : "open", tabindex: 0, "data-ticket": t.id },
+        el("span", { class: "tick", "aria-hidden": "true", text: t.completed ? "✓" : "○" }),
+        ` ${t.from} – ${t.to} `, el("span", { class: "pts", text: t.points }),
+        el("span", { class: "sr-only", text: t.completed ? " (completed)" : " (not yet)" }));
+      const on = () => highlightTicket(t);
+      const off = () => highlightTicket(null);
+      li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
+      li.addEventListener("mouseleave", off); li.addEventListener("blur", off);
+      list.append(li);
+    }
+    if (!view.tickets.length) list.append(el("li", { class: "muted", text: "No tickets kept yet." }));
+    const done = view.tickets.filter((t) => t.completed).length;
+    tickets.replaceChildren(el("h2", { text: `Tickets (${done}/${view.tickets.length} done)` }), list);
+  }
+
+  function highlightTicket(t) {
+    hoverTicket = t;
+    if (!t) { map.setClass("hl"); return; }
+    const byName = new Map(board.cities.map((c) => [c.name, c.id]));
+    const own = msg.view.route_owner.map((o, i) => (o === msg.seat ? i : -1)).filter((i) => i >= 0);
+    map.setClass("hl", own, [byName.get(t.from), byName.get(t.to)]);
+  }
+
+  function renderRouteList(claimable) {
+    const items = el("div", { class: "route-buttons" });
+    for (const code of claimable) {
+      const r = routeByCode.get(code);
+      items.append(el("button", { type: "button", class: "route-btn", "data-route": r.id, onclick: () => clickRoute(r.id) },
+        `${r.name} (${r.length} ${r.color}${r.kind === "tunnel" ? ", tunnel" : ""}${r.ferry_locomotives ? ", ferry" : ""})`));
+    }
+    routeList.hidden = claimable.size === 0;
+    routeList.replaceChildren(el("details", {}, el("summary", { text: `Routes you can claim (${claimable.size})` }), items));
+  }
+
+  let logCount = -1;
+  function renderLog(view) {
+    const list = el("ol", { class: "log-list" });
+    const entries = view.log.slice(-80);
+    for (const e of entries) {
+      list.append(el("li", {}, e.player !== null && e.player !== undefined && e.player >= 0
+        ? swatch(e.player, true) : null,
+      ` ${named(e.text)}`));
+    }
+    log.replaceChildren(el("h2", { text: "Moves" }), list);
+    if (view.log.length !== logCount) { list.scrollTop = list.scrollHeight; logCount = view.log.length; }
+  }
+
+  function renderPass() {
+    const show = privateHidden() && !openDialogIsScoring();
+    passScreen.hidden = !show;
+    if (!show) return;
+    const name = playerName(seats(), msg.seat);
+    const btn = el("button", { type: "button", class: "primary", id: "pass-ready", text: `I am ${name} — show my cards`,
+      onclick: () => { revealed = msg.seat; render(); } });
+    passScreen.replaceChildren(el("div", { class: "pass-inner" }, el("h1", { text: `Pass to ${name}` }),
+      el("p", { text: "The next player's hand and tickets stay hidden until they are ready." }), btn));
+    setTimeout(() => btn.focus(), 0);
+  }
+  const openDialogIsScoring = () => false;
+
+  function renderDialogs(view) {
+    if (result || privateHidden()) { if (openDialog && openDialog.key !== "claim") closeDialog(); if (result) closeDialog(); return; }
+    const keeps = legal().filter((a) => a.action.startsWith("K"));
+    const tunnelActs = legal().filter((a) => a.action.startsWith("X ") || a.action === "decline");
+    if (keeps.length) {
+      showDialog(`keep:${msg.actions}`, () => keepDialog(view, keeps));
+    } else if (tunnelActs.length && view.tunnel) {
+      showDialog(`tunnel:${msg.actions}`, () => tunnelDialog(view, tunnelActs));
+    } else if (openDialog && openDialog.key.startsWith("claim:")) {
+      const code = openDialog.key.split(":")[1];
+      if (!claimsFor(code).length) closeDialog();
+    } else if (openDialog && !openDialog.key.startsWith("info")) closeDialog();
+    if (!keeps.length) map.setClass("offer");
+  }
+
+  function keepDialog(view, keeps) {
+    const min = Math.min(...keeps.map((a) => a.action.split(" ").length - 1));
+    const allowed = new Set(keeps.map((a) => a.action));
+    const byName = new Map(board.cities.map((c) => [c.name, c.id]));
+    map.setClass("offer", [], view.offered_tickets.flatMap((t) => [byName.get(t.from), byName.get(t.to)]));
+    const boxes = [];
+    const confirm = el("button", { type: "button", class: "primary", id: "keep-confirm", text: "Keep" });
+    const hint = el("p", { class: "hint", id: "keep-hint" });
+    const list = el("div", { class: "keep-list" });
+    for (const t of view.offered_tickets) {
+      const box = el("input", { type: "checkbox", value: t.id, id: `keep-${t.id}`, checked: true });
+      boxes.push(box);
+      const row = el("label", { class: "keep-row", for: `keep-${t.id}` }, box, ` ${t.from} – ${t.to} `,
+        el("span", { class: "pts", text: `${t.points} pts` }));
+      const on = () => map.setClass("hl", [], [byName.get(t.from), byName.get(t.to)]);
+      row.addEventListener("mouseenter", on); box.addEventListener("focus", on);
+      row.addEventListener("mouseleave", () => map.setClass("hl"));
+      list.append(row);
+    }
+    const chosen = () => "K " + boxes.filter((b) => b.checked).map((b) => Number(b.value)).sort((a, b) => a - b).join(" ");
+    const sync = () => {
+      const n = boxes.filter((b) => b.checked).length;
+      const ok = allowed.has(chosen());
+      confirm.disabled = !ok;
+      hint.textContent = ok ? `Keeping ${n}.` : `Keep at least ${min}.`;
+    };
+    boxes.forEach((b) => b.addEventListener("change", sync));
+    confirm.addEventListener("click", () => { if (allowed.has(chosen())) send(chosen()); });
+    sync();
+    const d = dialog(`Choose destination tickets (keep at least ${min})`, el("div", {}, list, hint), [confirm],
+      { className: "keep-dialog" });
+    d.node.id = "keep-dialog";
+    return { node: d.node, close: () => { d.close(); map.setClass("hl"); map.setClass("offer"); } };
+  }
+
+  function tunnelDialog(view, acts) {
+    const t = view.tunnel;
+    const pays = acts.filter((a) => a.action.startsWith("X "));
+    const body = el("div", {},
+      el("p", {}, `Tunnel ${t.route.name}: the three revealed cards are`),
+      el("div", { class: "chips revealed", id: "tunnel-revealed" }, t.revealed.map((c) => cardChip(c))),
+      el("p", { text: t.needed ? `You must pay ${t.needed} more card${t.needed > 1 ? "s" : ""}.` : "No extra cards needed." }));
+    const options = el("div", { class: "options" });
+    pays.forEach((a, i) => {
+      options.append(el("label", { class: "option" }, el("input", { type: "radio", name: "tunnel-pay", value: a.action, checked: i === 0 }),
+        " ", paymentChips(a.action.split(" ")[1] || ""), el("span", { class: "sr-only", text: a.label })));
+    });
+    if (!pays.length) body.append(el("p", { class: "warn", text: "You cannot pay the extra cards." }));
+    body.append(options);
+    const pay = el("button", { type: "button", class: "primary", id: "tunnel-pay", disabled: !pays.length, text: "Pay",
+      onclick: () => { const c = options.querySelector("input:checked"); if (c) send(c.value); } });
+    const decline = el("button", { type: "button", id: "tunnel-decline", text: "Decline", onclick: () => send("decline") });
+    const d = dialog("Tunnel!", body, [pay, decline], { className: "tunnel-dialog" });
+    d.node.id = "tunnel-dialog";
+    return d;
+  }
+
+  function clickRoute(id) {
+    if (!msg) return;
+    const r = board.routes[id];
+    const owner = msg.view.route_owner[id];
+    const offers = claimsFor(r.code);
+    if (result) return;
+    if (privateHidden()) return;
+    if (!offers.length) {
+      let why;
+      if (owner !== null && owner !== undefined) why = `${r.name} is already claimed by ${playerName(seats(), owner)}.`;
+      else if (!msg.view.is_my_turn) why = "It is not your turn.";
+      else if (legal().some((a) => a.action.startsWith("K") || a.action.startsWith("X ") || a.action === "decline")) why = "Finish the current choice first.";
+      else if (legal().length && !legal().some((a) => a.action.startsWith("C "))) why = "You are in the middle of drawing cards.";
+      else why = `You cannot claim ${r.name} now (${r.length} ${r.color}${r.ferry_locomotives ? `, ${r.ferry_locomotives} locomotive` : ""}).`;
+      toast(why, "info");
+      return;
+    }
+    showDialog(`claim:${r.code}`, () => {
+      const options = el("div", { class: "options" });
+      offers.forEach((a, i) => {
+        options.append(el("label", { class: "option" },
+          el("input", { type: "radio", name: "claim-pay", value: a.action, checked: i === 0 }), " ",
+          paymentChips(a.action.split(" ")[2] || ""), el("span", { class: "sr-only", text: a.label })));
+      });
+      const confirm = el("button", { type: "button", class: "primary", id: "claim-confirm", text: "Claim",
+        onclick: () => { const c = options.querySelector("input:checked"); if (c) { closeDialog(); send(c.value); } } });
+      const cancel = el("button", { type: "button", id: "claim-cancel", text: "Cancel", onclick: closeDialog });
+      const kind = r.kind === "tunnel" ? " — tunnel: 3 cards will be revealed, matching ones cost extra" :
+        r.ferry_locomotives ? ` — ferry: ${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""} (or 3 cards each)` : "";
+      const d = dialog(`Claim ${r.name}`, el("div", {},
+        el("p", {}, `${r.length} × ${r.color}, ${r.points} points${kind}`),
+        el("p", { class: "hint", text: "Choose how to pay:" }), options), [confirm, cancel], { className: "claim-dialog" });
+      d.node.id = "claim-dialog";
+      map.setClass("selected", [id]);
+      const close = d.close;
+      return { node: d.node, close: () => { close(); map.setClass("selected"); } };
+    });
+  }
+
+  function clickCity(id) {
+    const c = board.cities[id];
+    const routes = board.routes.filter((r) => r.a === id || r.b === id);
+    map.setClass("hl", routes.map((r) => r.id), [id]);
+    toast(`${c.name}: ${routes.map((r) => `${board.cities[r.a === id ? r.b : r.a].name} (${r.length} ${r.color})`).join(", ")}`, "info");
+  }
+
+  function showScoring() {
+    scoringShown = true;
+    closeDialog();
+    const body = scoringTable(result.result, seats());
+    const close = el("button", { type: "button", id: "close-scores", text: "View the board" });
+    const d = dialog("Final scores", body, [
+      el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: "Watch the replay" }),
+      el("a", { class: "button", href: "/", text: "New game" }), close], { className: "final", modal: true });
+    d.node.id = "final-dialog";
+    close.addEventListener("click", d.close);
+  }
+
+  window.addEventListener("keydown", (e) => { if (e.key === "Escape" && openDialog && openDialog.key.startsWith("claim:")) closeDialog(); });
+  void hoverTicket;
+  void keyActivate;
+}

@@ -1,0 +1,172 @@
+// The SVG board: Natural Earth land (pre-projected, land.json) and the board data, projected here
+// with the same orthographic projection (scripts/make_land.py).
+import { CARD_COLORS, CARD_LETTERS, DARK_CARDS, PLAYER_COLORS, PLAYER_INK, PLAYER_MARKS, keyActivate, svg } from "./ui.js";
+
+let cache = null;
+export async function loadMapData() {
+  if (!cache) {
+    cache = Promise.all([
+      fetch("/api/board").then((r) => r.json()),
+      fetch("/static/land.json").then((r) => r.json()),
+    ]).then(([board, land]) => ({ board, land }));
+  }
+  return cache;
+}
+
+function projector(p) {
+  const rad = Math.PI / 180;
+  const la0 = p.lat0 * rad, lo0 = p.lon0 * rad, k = p.radius_km * p.px_per_km;
+  return (lat, lon) => {
+    const la = lat * rad, lo = lon * rad;
+    const x = Math.cos(la) * Math.sin(lo - lo0);
+    const y = Math.cos(la0) * Math.sin(la) - Math.sin(la0) * Math.cos(la) * Math.cos(lo - lo0);
+    return [x * k + p.offset_x, -y * k + p.offset_y];
+  };
+}
+
+const CITY_R = 7;
+const CAR_W = 9;
+const TWIN_GAP = 5.6;
+
+// Label placement nudges where cities crowd (dx, dy, anchor).
+const LABEL_AT = {
+  "Helsinki": [0, -11, "middle"], "Tallinn": [0, 20, "middle"], "Lahti": [10, -4, "start"],
+  "Tornio": [0, -11, "middle"], "Boden": [-10, 4, "end"], "Oulu": [10, 10, "start"],
+  "København": [10, 12, "start"], "Göteborg": [-10, 4, "end"], "Ålborg": [-10, 4, "end"],
+  "Århus": [-10, 4, "end"], "Narvik": [-10, 12, "end"], "Tromsø": [0, -11, "middle"],
+  "Kiruna": [10, 4, "start"], "Norrköping": [10, 10, "start"], "Örebro": [-10, 12, "end"],
+  "Stockholm": [10, 4, "start"], "Turku": [-8, -9, "end"], "Kirkenes": [-10, -8, "end"],
+  "Murmansk": [0, 20, "middle"], "Oslo": [10, 12, "start"], "Lillehammer": [10, -4, "start"],
+  "Umeå": [-10, -6, "end"], "Vaasa": [10, 4, "start"], "Karlskrona": [10, 10, "start"],
+};
+
+/**
+ * Build the board SVG. Returns an object to update claims and highlights.
+ * handlers: {onRoute(routeId), onCity(cityId)}
+ */
+export function buildMap(data, handlers = {}) {
+  const { board, land } = data;
+  const project = projector(land.projection);
+  const W = land.width, H = land.height;
+  const PX = 150; // show some land east and west of the cities' frame
+  const root = svg("svg", { viewBox: `${-PX} 0 ${W + 2 * PX} ${H}`, class: "board", role: "group",
+    "aria-label": "Map of the Nordic countries with cities and routes", preserveAspectRatio: "xMidYMid meet" });
+  const defs = svg("defs", {},
+    svg("linearGradient", { id: "loco-fill", x1: 0, y1: 0, x2: 1, y2: 1 },
+      ...["#d62828", "#f28c28", "#f2c500", "#2f9e44", "#2a6fdb", "#8e44ad"].map((c, i) =>
+        svg("stop", { offset: `${(i / 5) * 100}%`, "stop-color": c }))),
+    svg("pattern", { id: "sea-lines", width: 14, height: 14, patternUnits: "userSpaceOnUse" },
+      svg("path", { d: "M0 7 Q3.5 5 7 7 T14 7", fill: "none", stroke: "#b9d4e6", "stroke-width": 0.6 })));
+  root.append(defs);
+  root.append(svg("rect", { x: -PX, y: 0, width: W + 2 * PX, height: H, class: "sea" }));
+  root.append(svg("rect", { x: -PX, y: 0, width: W + 2 * PX, height: H, fill: "url(#sea-lines)", opacity: 0.6 }));
+  const landLayer = svg("g", { class: "land" });
+  for (const c of land.countries) {
+    landLayer.append(svg("path", { d: c.d, class: c.nordic ? "nordic" : "other", "data-country": c.code },
+      svg("title", { text: c.name })));
+  }
+  root.append(landLayer);
+
+  const cityPos = board.cities.map((c) => project(c.lat, c.lon));
+  const routeLayer = svg("g", { class: "routes" });
+  const cityLayer = svg("g", { class: "cities" });
+  const labelLayer = svg("g", { class: "labels" });
+  const routeNodes = new Map();
+  const cityNodes = new Map();
+
+  for (const r of board.routes) {
+    const [ax, ay] = cityPos[r.a], [bx, by] = cityPos[r.b];
+    const dx = bx - ax, dy = by - ay, dist = Math.hypot(dx, dy);
+    const ux = dx / dist, uy = dy / dist, nx = -uy, ny = ux;
+    let off = 0;
+    if (r.twin !== null && r.twin !== undefined) off = r.id < r.twin ? -TWIN_GAP : TWIN_GAP;
+    // keep the offset direction independent of which end is "a"
+    const sx = ax + nx * off, sy = ay + ny * off;
+    const avail = dist - 2 * (CITY_R + 2.5);
+    const gap = 2.5;
+    let car = Math.min(38, (avail - gap * (r.length - 1)) / r.length);
+    car = Math.max(car, 8);
+    const used = car * r.length + gap * (r.length - 1);
+    const start = (dist - used) / 2;
+    const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
+    const textAngle = angle > 90 || angle < -90 ? angle + 180 : angle;
+    const color = r.color;
+    const label = `${r.name}: ${r.length} ${color}${r.kind === "tunnel" ? " tunnel" : ""}` +
+      `${r.ferry_locomotives ? ` ferry (${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""})` : ""}`;
+    const g = svg("g", { class: `route kind-${r.kind}`, "data-route": r.id, "data-code": r.code,
+      tabindex: 0, role: "button", "aria-label": label });
+    g.append(svg("title", { text: `${label} — ${r.points} points` }));
+    const cars = [];
+    for (let i = 0; i < r.length; i++) {
+      const t = start + i * (car + gap) + car / 2;
+      const cx = sx + ux * t, cy = sy + uy * t;
+      const loco = i < r.ferry_locomotives;
+      const tr = `translate(${cx.toFixed(1)} ${cy.toFixed(1)}) rotate(${angle.toFixed(1)})`;
+      const rect = svg("rect", { x: (-car / 2).toFixed(1), y: -CAR_W / 2, width: car.toFixed(1), height: CAR_W,
+        rx: 1.8, transform: tr, class: `car car-${color}${loco ? " loco" : ""}`, fill: CARD_COLORS[color] });
+      const letterColor = DARK_CARDS.has(color) ? "#fff" : "#111";
+      const text = svg("text", { transform: `translate(${cx.toFixed(1)} ${cy.toFixed(1)}) rotate(${textAngle.toFixed(1)})`,
+        class: "car-letter cb", fill: letterColor, text: CARD_LETTERS[color] });
+      g.append(rect, text);
+      if (loco) {
+        g.append(svg("rect", { x: -3, y: -3, width: 6, height: 6, transform: `${tr} rotate(45)`,
+          class: "loco-mark", fill: "url(#loco-fill)" }));
+      }
+      cars.push({ rect, text });
+    }
+    g.append(svg("path", { d: `M${(sx + ux * start).toFixed(1)} ${(sy + uy * start).toFixed(1)} ` +
+      `L${(sx + ux * (start + used)).toFixed(1)} ${(sy + uy * (start + used)).toFixed(1)}`, class: "hit" }));
+    if (handlers.onRoute) {
+      g.addEventListener("click", () => handlers.onRoute(r.id));
+      keyActivate(g, () => handlers.onRoute(r.id));
+    }
+    routeLayer.append(g);
+    routeNodes.set(r.id, { g, cars, route: r });
+  }
+
+  board.cities.forEach((c, i) => {
+    const [x, y] = cityPos[i];
+    const node = svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: CITY_R, class: "city", "data-city": c.id,
+      tabindex: 0, role: "button", "aria-label": `${c.name} (${c.english_name})` }, svg("title", { text: c.name }));
+    if (handlers.onCity) {
+      node.addEventListener("click", () => handlers.onCity(c.id));
+      keyActivate(node, () => handlers.onCity(c.id));
+    }
+    cityLayer.append(node);
+    cityNodes.set(c.id, node);
+    const [ldx, ldy, anchor] = LABEL_AT[c.name] || [0, -11, "middle"];
+    labelLayer.append(svg("text", { x: (x + ldx).toFixed(1), y: (y + ldy).toFixed(1), "text-anchor": anchor,
+      class: "city-label", text: c.name }));
+  });
+  root.append(routeLayer, cityLayer, labelLayer);
+
+  function setOwners(routeOwner) {
+    for (const [id, { g, cars, route }] of routeNodes) {
+      const owner = routeOwner ? routeOwner[id] : null;
+      g.classList.toggle("claimed", owner !== null && owner !== undefined);
+      if (owner !== null && owner !== undefined) {
+        g.dataset.owner = owner;
+        for (const { rect, text } of cars) {
+          rect.setAttribute("fill", PLAYER_COLORS[owner]);
+          text.textContent = PLAYER_MARKS[owner];
+          text.setAttribute("fill", PLAYER_INK[owner]);
+        }
+      } else {
+        delete g.dataset.owner;
+        for (const { rect, text } of cars) {
+          rect.setAttribute("fill", CARD_COLORS[route.color]);
+          text.textContent = CARD_LETTERS[route.color];
+          text.setAttribute("fill", DARK_CARDS.has(route.color) ? "#fff" : "#111");
+        }
+      }
+    }
+  }
+
+  function setClass(className, routeIds = [], cityIds = []) {
+    root.querySelectorAll(`.${className}`).forEach((n) => n.classList.remove(className));
+    for (const id of routeIds) routeNodes.get(id)?.g.classList.add(className);
+    for (const id of cityIds) cityNodes.get(id)?.classList.add(className);
+  }
+
+  return { root, setOwners, setClass, routeNodes, cityNodes, board };
+}

@@ -1,0 +1,138 @@
+// Shared helpers: element building, card colours and letters, toasts, dialogs, scoring table.
+
+export const CARD_COLORS = {
+  purple: "#8e44ad", white: "#f5f5f0", blue: "#2a6fdb", yellow: "#f2c500", orange: "#f28c28",
+  black: "#222222", red: "#d62828", green: "#2f9e44", locomotive: "url(#loco-fill)", gray: "#a3a8ad",
+};
+// The engine's card letters (notation), also used as the colour-blind aid.
+export const CARD_LETTERS = {
+  purple: "P", white: "W", blue: "U", yellow: "Y", orange: "O", black: "K", red: "R", green: "G",
+  locomotive: "L", gray: "·",
+};
+export const CARD_ORDER = ["purple", "white", "blue", "yellow", "orange", "black", "red", "green", "locomotive"];
+export const DARK_CARDS = new Set(["purple", "blue", "black", "red", "green"]);
+export const PLAYER_COLORS = ["#15b8cf", "#ff69b4", "#6b4423"];
+export const PLAYER_INK = ["#06242a", "#3a0020", "#ffffff"];
+export const PLAYER_MARKS = ["1", "2", "3"];
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) if (child) node.append(child);
+  return node;
+}
+
+/** A card as a small coloured chip with its letter (and an optional count). */
+export function cardChip(color, count = null, extra = {}) {
+  const classes = ["card", `card-${color}`, DARK_CARDS.has(color) ? "dark" : ""].join(" ");
+  return el("span", { class: classes, title: color, ...extra },
+    el("span", { class: "card-letter", "aria-hidden": "true", text: CARD_LETTERS[color] || "?" }),
+    el("span", { class: "sr-only", text: color }),
+    count === null ? null : el("span", { class: "card-count", text: `×${count}` }));
+}
+
+export function toast(message, kind = "error") {
+  const box = document.getElementById("toasts");
+  const item = el("div", { class: `toast toast-${kind}`, "data-testid": `toast-${kind}` }, message);
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 8000 : 4000);
+}
+
+export async function api(path, options = {}) {
+  const response = await fetch(path, {
+    headers: { "Content-Type": "application/json" }, ...options,
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const err = data.error || {};
+    throw new Error(err.message || `request failed (${response.status})`);
+  }
+  return data;
+}
+
+/** Activate on Enter/Space for a non-button focusable element. */
+export function keyActivate(node, handler) {
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      handler(event);
+    }
+  });
+}
+
+/** A modal-ish panel; returns {node, close}. Focus moves to its first control. */
+export function dialog(title, body, actions, { className = "", modal = false } = {}) {
+  const node = el("div", { class: `dialog ${className}`, role: "dialog", "aria-label": title, "aria-modal": modal },
+    el("h2", { text: title }), body, el("div", { class: "dialog-actions" }, actions));
+  const host = modal ? el("div", { class: "overlay" }, node) : node;
+  document.body.append(host);
+  const first = node.querySelector("input, button, a, [tabindex]");
+  if (first) setTimeout(() => first.focus(), 0);
+  return { node, close: () => host.remove() };
+}
+
+export function playerName(seats, index) {
+  return (seats && seats[index] && seats[index].name) || `Player ${index + 1}`;
+}
+
+/** The end-of-game scoring table. */
+export function scoringTable(result, seats) {
+  const winners = new Set(result.winners);
+  const table = el("div", { class: "scoring", "data-testid": "scoring" });
+  const names = result.winners.map((w) => playerName(seats, w)).join(" and ");
+  const how = { score: "on points", tickets: "on tickets completed (tie-break)",
+    "longest path": "on the longest path (tie-break)", shared: "shared" }[result.decided_by] || result.decided_by;
+  table.append(el("p", { class: "winner", "data-testid": "winner" },
+    `${result.winners.length > 1 ? "Winners" : "Winner"}: ${names} (${how})`));
+  const grid = el("div", { class: "score-grid" });
+  for (const p of result.players) {
+    const card = el("section", { class: `score-card${winners.has(p.player) ? " won" : ""}`,
+      style: { borderColor: PLAYER_COLORS[p.player] } });
+    card.append(el("h3", {}, swatch(p.player), ` ${playerName(seats, p.player)}`, winners.has(p.player) ? el("span", { class: "badge", text: "★ winner" }) : null));
+    const rows = el("table", {},
+      el("tr", {}, el("th", { text: "Routes" }), el("td", { text: p.route_points })));
+    for (const t of p.tickets) {
+      rows.append(el("tr", { class: t.completed ? "ok" : "fail" },
+        el("th", {}, `${t.completed ? "✓" : "✗"} ${t.from} – ${t.to}`),
+        el("td", { text: t.value > 0 ? `+${t.value}` : String(t.value) })));
+    }
+    rows.append(el("tr", {}, el("th", { text: `Globetrotter (${p.tickets_completed} tickets done)` }),
+      el("td", { text: p.globetrotter ? `+${p.globetrotter}` : "0" })));
+    rows.append(el("tr", { class: "muted" }, el("th", { text: "Longest path (tie-break only)" }),
+      el("td", { text: p.longest_path })));
+    rows.append(el("tr", { class: "total" }, el("th", { text: "Total" }), el("td", { text: p.total })));
+    card.append(rows);
+    grid.append(card);
+  }
+  table.append(grid);
+  return table;
+}
+
+/** A player's colour swatch with their number (the colour-blind aid). */
+export function swatch(p, small = false) {
+  return el("span", { class: `swatch${small ? " small" : ""}`, "data-p": p, style: { background: PLAYER_COLORS[p] } },
+    PLAYER_MARKS[p]);
+}

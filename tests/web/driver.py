@@ -1,0 +1,89 @@
+"""Driving the game page through its own controls (buttons, the map, dialogs)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+ACTIONS_JS = "() => Number(document.body.dataset.actions || -1)"
+
+
+def actions(page: Any) -> int:
+    value: int = page.evaluate(ACTIONS_JS)
+    return value
+
+
+def wait_state(page: Any, timeout: float = 15000) -> None:
+    """Wait until the page shows a game state."""
+    page.wait_for_function("() => document.body.dataset.actions !== undefined", timeout=timeout)
+
+
+def wait_change(page: Any, before: int, timeout: float = 15000) -> None:
+    page.wait_for_function(
+        "n => Number(document.body.dataset.actions) !== n || document.querySelector('#final-dialog')",
+        arg=before,
+        timeout=timeout,
+    )
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.evaluate("() => document.body.dataset.myTurn === '1'"))
+
+
+def click_route(page: Any, route: Any) -> None:
+    """Click a route on the map; where something covers it, select it with the keyboard."""
+    try:
+        route.click(timeout=1500)
+    except Exception:
+        route.focus()
+        page.keyboard.press("Enter")
+
+
+def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None) -> str:
+    """Do one thing the page offers; returns what was done ('over' when the scores show)."""
+    if page.locator("#final-dialog").is_visible():
+        return "over"
+    if page.locator("#pass-ready").is_visible():
+        page.locator("#pass-ready").click()
+        return "reveal"
+    before = actions(page)
+    if page.locator("#keep-dialog").is_visible():
+        page.locator("#keep-confirm").click()
+        wait_change(page, before)
+        return "keep"
+    if page.locator("#tunnel-dialog").is_visible():
+        pay = page.locator("#tunnel-pay")
+        (pay if pay.is_enabled() else page.locator("#tunnel-decline")).click()
+        wait_change(page, before)
+        return "tunnel"
+    if not my_turn(page):
+        page.wait_for_function(
+            "n => document.body.dataset.myTurn === '1' || Number(document.body.dataset.actions) !== n"
+            " || document.querySelector('#final-dialog')",
+            arg=before,
+            timeout=20000,
+        )
+        return "wait"
+    claimable = page.locator(".route.claimable")
+    count = claimable.count()
+    if count:
+        lengths = claimable.evaluate_all("gs => gs.map(g => g.querySelectorAll('.car').length)")
+        best = max(range(count), key=lambda i: (lengths[i], rng.random()))
+        click_route(page, claimable.nth(best))
+        page.locator("#claim-dialog").wait_for()
+        if claim_dialog_shot is not None:
+            claim_dialog_shot()
+        page.locator("#claim-confirm").click()
+        wait_change(page, before)
+        return "claim"
+    faceups = page.locator("button.faceup:enabled")
+    if page.locator("#deck").is_enabled() and (faceups.count() == 0 or rng.random() < 0.7):
+        page.locator("#deck").click()
+    elif faceups.count():
+        faceups.nth(rng.randrange(faceups.count())).click()
+    elif page.locator("#draw-tickets").is_enabled():
+        page.locator("#draw-tickets").click()
+    else:
+        page.locator("#pass").click()
+    wait_change(page, before)
+    return "draw"
