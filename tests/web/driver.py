@@ -39,7 +39,7 @@ def click_route(page: Any, route: Any) -> None:
         page.keyboard.press("Enter")
 
 
-def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None) -> str:
+def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_shot: Any = None) -> str:
     """Do one thing the page offers; returns what was done ('over' when the scores show)."""
     if page.locator("#final-dialog").is_visible():
         return "over"
@@ -52,6 +52,8 @@ def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None) -> str:
         wait_change(page, before)
         return "keep"
     if page.locator("#tunnel-dialog").is_visible():
+        if tunnel_shot is not None:
+            tunnel_shot()
         pay = page.locator("#tunnel-pay")
         (pay if pay.is_enabled() else page.locator("#tunnel-decline")).click()
         wait_change(page, before)

@@ -63,8 +63,13 @@ def ai_game(browser: Any, browser_context_args: dict[str, Any]) -> dict[str, Any
                 shot(page, "claim-dialog")
                 done["claim_shot"] = True
 
+        def tunnel_shot() -> None:
+            if not done.get("tunnel_shot"):
+                shot(page, "tunnel-dialog")
+                done["tunnel_shot"] = True
+
         for _ in range(3000):
-            did = step(page, rng, claim_shot)
+            did = step(page, rng, claim_shot, tunnel_shot)
             if did == "over":
                 break
             if not done["game_shot"] and actions(page) > 90 and did != "wait":
@@ -143,3 +148,41 @@ def test_reload_mid_game_shows_the_same_state(page: Any) -> None:
     expect(page.locator("#conn")).to_have_text("live")
     assert (actions(page), page.locator("#hand").inner_text(), page.locator("#tickets").inner_text()) == before
     assert page.locator(".route.claimed").count() == claimed
+
+
+def test_phone_layout_and_keyboard(browser: Any, browser_context_args: dict[str, Any]) -> None:
+    """A phone-sized screen: the map fits the width; tickets kept and a card drawn with the keyboard."""
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": 390, "height": 844}})
+    seen = RequestLog()
+    seen.attach(context)
+    page = context.new_page()
+    try:
+        start_ai_game(page)
+        page.locator("#keep-dialog").wait_for()
+        shot(page, "phone-tickets")
+        box = page.locator("svg.board").bounding_box()
+        assert box is not None and box["width"] <= 390
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        # the keep dialog's first checkbox has focus: untick it with Space, then confirm with Enter
+        before = actions(page)
+        page.keyboard.press("Space")
+        page.locator("#keep-confirm").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => Number(document.body.dataset.actions) > n", arg=before)
+        page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=20000)
+        expect(page.locator("#tickets li")).to_have_count(4)
+        # a route on the map, focused and opened with Enter: a dialog or a clear message
+        route = page.locator(".route").first
+        route.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#claim-dialog, .toast").first).to_be_visible()
+        page.keyboard.press("Escape")
+        before = actions(page)
+        page.locator("#deck").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => Number(document.body.dataset.actions) > n", arg=before)
+        shot(page, "phone-game", full_page=True)
+        assert seen.foreign() == []
+        assert seen.errors == []
+    finally:
+        context.close()

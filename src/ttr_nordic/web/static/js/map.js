@@ -48,7 +48,8 @@ export function buildMap(data, handlers = {}) {
   const { board, land } = data;
   const project = projector(land.projection);
   const W = land.width, H = land.height;
-  const PX = 150; // show some land east and west of the cities' frame
+  // show some land east and west of the cities' frame, except on narrow screens
+  const PX = window.matchMedia("(max-width: 700px)").matches ? 0 : 150;
   const root = svg("svg", { viewBox: `${-PX} 0 ${W + 2 * PX} ${H}`, class: "board", role: "group",
     "aria-label": "Map of the Nordic countries with cities and routes", preserveAspectRatio: "xMidYMid meet" });
   const defs = svg("defs", {},
