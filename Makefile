@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean
+.PHONY: run test system-deps lint types pytest pytest-postgres bench bench-server clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,13 @@ run: $(STAMP)
 	$(BIN)/ttr-nordic play
 
 ## Set up everything the tests need, then lint, type-check and run all tests.
-test: $(STAMP) lint types pytest
+# The tests need Chromium (browser tests) and PostgreSQL (storage tests, against a
+# throwaway cluster that scripts/with-postgres.sh starts and always stops).
+test: system-deps $(STAMP) lint types pytest-postgres
+
+## System packages (apt-get, only when missing): chromium, postgresql.
+system-deps:
+	bash scripts/system-deps.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -31,8 +37,16 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "no tests were collected"; exit 1; fi; exit $$status
 
+# pytest with TTR_TEST_POSTGRES_URL set to a throwaway PostgreSQL server.
+pytest-postgres: $(STAMP)
+	bash scripts/with-postgres.sh $(MAKE) --no-print-directory pytest
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
+
+## Load test: 100 online games over WebSockets against a real server, then kill -9 and check.
+bench-server: $(STAMP)
+	$(BIN)/python benchmarks/server_load.py
 
 clean:
 	rm -rf $(VENV) build dist .mypy_cache .ruff_cache

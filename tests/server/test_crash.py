@@ -1,5 +1,6 @@
 """``ttr-nordic serve`` in a real process, killed with SIGKILL mid-game: nothing
-acknowledged is lost, and the default database lives in the user's data directory."""
+acknowledged is lost (on the default SQLite database, which lives in the user's data
+directory, and on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -36,10 +37,11 @@ def _http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
 
 
 @contextmanager
-def _server(data_home: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+def _server(data_home: Path, port: int, database_url: str | None = None) -> Iterator[subprocess.Popen[bytes]]:
     env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
+    extra = [] if database_url is None else ["--database-url", database_url]
     process = subprocess.Popen(
-        [sys.executable, "-m", "ttr_nordic.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "ttr_nordic.cli", "serve", "--port", str(port), *extra],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -62,8 +64,18 @@ def _server(data_home: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
 
 
 def test_kill_9_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    _kill_and_resume(tmp_path, None)
+    assert (tmp_path / "ttr-nordic" / "games.sqlite").exists()
+
+
+def test_kill_9_loses_nothing_acknowledged_on_postgresql(tmp_path: Path, postgres_database: str) -> None:
+    _kill_and_resume(tmp_path, postgres_database)
+    assert not (tmp_path / "ttr-nordic" / "games.sqlite").exists()
+
+
+def _kill_and_resume(tmp_path: Path, database_url: str | None) -> None:
     port = _free_port()
-    with _server(tmp_path, port) as process:
+    with _server(tmp_path, port, database_url) as process:
         data = _http(port, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
         game_id = data["game"]["id"]
         tokens = [invite["token"] for invite in data["invites"]]
@@ -75,8 +87,7 @@ def test_kill_9_loses_nothing_acknowledged(tmp_path: Path) -> None:
             assert acked["actions"] == 1
             os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
-    assert (tmp_path / "ttr-nordic" / "games.sqlite").exists()
-    with _server(tmp_path, port), connect(url + tokens[1]) as ws1:
+    with _server(tmp_path, port, database_url), connect(url + tokens[1]) as ws1:
         resumed = json.loads(ws1.recv(timeout=10))
         assert resumed["actions"] == 1
         assert resumed["legal"]  # seat 1 chooses its tickets next

@@ -1,0 +1,97 @@
+"""Storage on each backend (SQLite and PostgreSQL): migrations at start, and concurrent
+writers — one action index is stored once, whoever races for it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import func, inspect, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from starlette.testclient import TestClient
+
+from ttr_nordic.server import create_app
+from ttr_nordic.server.db import ActionRow, GameRow, make_engine, migrate
+from ttr_nordic.server.games import GameService
+
+HUMAN = {"kind": "human"}
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def test_migrations_run_when_the_app_starts_and_again_harmlessly(database_url: str, engine: Engine) -> None:
+    assert inspect(engine).get_table_names() == []
+    for _ in range(2):  # the second start finds the schema up to date
+        with TestClient(create_app(database_url)) as client:
+            assert client.post("/api/games", json={"mode": "online", "seats": [HUMAN, HUMAN]}).status_code == 201
+    inspector = inspect(engine)
+    assert {"alembic_version", "games", "seats", "actions"} <= set(inspector.get_table_names())
+    with engine.connect() as conn:
+        assert conn.scalar(text("SELECT version_num FROM alembic_version")) == "0001"
+        assert conn.scalar(select(func.count()).select_from(GameRow)) == 2
+    migrate(engine)  # idempotent
+
+
+def _stored_game(engine: Engine, database_url: str) -> str:
+    with TestClient(create_app(database_url)) as client:
+        data = client.post("/api/games", json={"mode": "online", "seats": [HUMAN, HUMAN], "first_player": 0})
+        game_id: str = data.json()["game"]["id"]
+    return game_id
+
+
+def test_racing_writers_store_each_action_index_once(database_url: str, engine: Engine) -> None:
+    """Threads (standing in for server processes) append action 0 of the same games at the
+    same moment: per game exactly one commits, the others get an integrity error and leave
+    nothing behind."""
+    games = [_stored_game(engine, database_url) for _ in range(3)]
+    service = GameService(engine)
+    writers = 4 * len(games)
+    barrier = threading.Barrier(writers)
+    outcomes: list[tuple[str, str]] = []
+    lock = threading.Lock()
+
+    def write(number: int) -> None:
+        game_id = games[number % len(games)]
+        barrier.wait(10)
+        try:
+            service._append(game_id, 0, 0, f"K {number}", None)
+            outcome = "stored"
+        except IntegrityError:
+            outcome = "refused"
+        with lock:
+            outcomes.append((game_id, outcome))
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(outcomes) == writers
+    for game_id in games:
+        mine = [outcome for g, outcome in outcomes if g == game_id]
+        assert mine.count("stored") == 1, mine
+        assert all(o == "refused" for o in mine if o != "stored"), mine
+    with service.sessions() as session:
+        rows = session.scalars(select(ActionRow).order_by(ActionRow.game_id)).all()
+        assert sorted(r.game_id for r in rows) == sorted(games)
+        assert all(r.index == 0 for r in rows)
+
+
+def test_a_failed_write_leaves_nothing_behind(database_url: str, engine: Engine) -> None:
+    """The action row and the game's update are one transaction: a write for a game that is
+    not there stores nothing."""
+    migrate(engine)
+    service = GameService(engine)
+    with pytest.raises((LookupError, IntegrityError)):
+        service._append("no-such-game", 0, 0, "B", None)
+    with service.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(ActionRow)) == 0
