@@ -3,6 +3,12 @@
 Every accepted action is written (one row, same transaction as the game's new status)
 before it is applied in memory and broadcast, so whatever a client was told survives a
 crash. A game not in memory is rebuilt on first access by replaying its stored actions.
+
+Writes of actions go through one writer (group commit): the actions of all games that
+arrive while a commit is in flight are stored together in the next transaction, so many
+games share one commit (one fsync) instead of queueing for the database's write lock. If
+that transaction fails, each of its actions is retried in a transaction of its own, so a
+refused action (e.g. another process stored that index first) fails alone.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 
@@ -205,6 +211,17 @@ class LiveGame:
         return GameRecord(record.config, record.actions, meta)
 
 
+@dataclass(frozen=True)
+class Append:
+    """One action to store."""
+
+    game_id: str
+    index: int
+    seat: int
+    notation: str
+    winners: str | None  # "0,1" when this action ends the game
+
+
 class GameService:
     """Creates, loads and advances games; one per running app."""
 
@@ -214,6 +231,8 @@ class GameService:
         self.live: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._closing = False
+        self._pending: list[tuple[Append, asyncio.Future[datetime]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ database (sync, run in threads)
 
@@ -234,18 +253,70 @@ class GameService:
             return row, actions
 
     def _append(self, game_id: str, index: int, seat: int, notation: str, winners: str | None) -> datetime:
+        return self._append_many([Append(game_id, index, seat, notation, winners)])
+
+    def _append_many(self, batch: list[Append]) -> datetime:
+        """Store ``batch`` in one transaction (all or nothing); returns the time stamped."""
         now = utcnow()
         with self.sessions.begin() as session:
-            session.add(ActionRow(game_id=game_id, index=index, seat=seat, notation=notation, created_at=now))
-            row = session.get(GameRow, game_id)
-            if row is None:
-                raise LookupError(f"game {game_id} vanished")
-            row.updated_at = now
-            if winners is not None:
-                row.status = FINISHED
-                row.finished_at = now
-                row.winners = winners
+            connection = session.connection()
+            for item in batch:
+                values: dict[str, object] = {"updated_at": now}
+                if item.winners is not None:
+                    values.update(status=FINISHED, finished_at=now, winners=item.winners)
+                result = connection.execute(update(GameRow).where(GameRow.id == item.game_id).values(**values))
+                if result.rowcount != 1:
+                    raise LookupError(f"game {item.game_id} vanished")
+            session.execute(
+                insert(ActionRow),
+                [
+                    {"game_id": i.game_id, "index": i.index, "seat": i.seat, "notation": i.notation, "created_at": now}
+                    for i in batch
+                ],
+            )
         return now
+
+    def _append_batch(self, batch: list[Append]) -> list[datetime | Exception]:
+        """Store ``batch`` together; if that fails, each action alone (so only the bad ones fail)."""
+        try:
+            moment = self._append_many(batch)
+            return [moment] * len(batch)
+        except Exception as exc:
+            if len(batch) == 1:
+                return [exc]
+        results: list[datetime | Exception] = []
+        for item in batch:
+            try:
+                results.append(self._append_many([item]))
+            except Exception as exc:
+                results.append(exc)
+        return results
+
+    async def _store(self, item: Append) -> datetime:
+        """Store one action through the writer; returns when it is committed (or raises)."""
+        future: asyncio.Future[datetime] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_pending())
+        return await future
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                results = await asyncio.to_thread(self._append_batch, [item for item, _ in batch])
+            except BaseException as exc:  # cancelled, or the thread could not run
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(StorageError(f"the action could not be stored: {exc!r}"))
+                raise
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, Exception):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
 
     def _finished(self, limit: int, offset: int) -> list[GameRow]:
         with self.sessions() as session:
@@ -359,9 +430,7 @@ class GameService:
             after.apply_unchecked(action)
             winners = ",".join(str(w) for w in after.result().winners) if after.is_over else None
             try:
-                game.updated_at = await asyncio.to_thread(
-                    self._append, game.id, index, seat, action.notation(), winners
-                )
+                game.updated_at = await self._store(Append(game.id, index, seat, action.notation(), winners))
             except Exception as exc:
                 # E.g. another process stored an action first: forget the cached state so
                 # the next access replays what the database holds.

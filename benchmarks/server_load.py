@@ -1,0 +1,350 @@
+"""Server load: many simultaneous online games over WebSockets, then a crash.
+
+Starts ``ttr-nordic serve`` on a free loopback port with a SQLite database in a temporary
+directory (or uses ``--url`` of a running server), creates ``--games`` online games of
+2 seats, and connects one WebSocket client per seat. Each seat plays random legal moves
+(from the ``legal`` list the server sends) until its game has ``--actions`` actions, has
+ended, or ``--duration`` seconds have passed. The round-trip latency of an action is the
+time from sending ``act`` to receiving the state that holds it.
+
+Then the crash: every seat plays on, and after ``--kill-after`` seconds of that traffic the
+server is killed with SIGKILL, restarted on the same database, and every seat reconnects.
+Every action a client was shown (the server stores an action before it broadcasts it) must
+still be there, with the same log. Only 127.0.0.1 is contacted; every loop is bounded.
+
+    .venv/bin/python benchmarks/server_load.py [--games 100] [--actions 40] [--duration 60]
+    .venv/bin/python benchmarks/server_load.py --url http://127.0.0.1:8000   # no kill/restart
+
+Prints ``latency_ms p50 … p99 …``, ``errors``, ``games``, ``actions_per_second`` and, last,
+``lost_actions <n>``. Exits 1 when there were errors or lost actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+_SRC = Path(__file__).resolve().parent.parent / "src"
+START_TIMEOUT = 60.0
+RECV_TIMEOUT = 30.0
+SERVE = [sys.executable, "-m", "ttr_nordic.cli", "serve"]
+
+
+@dataclass
+class Game:
+    id: str
+    tokens: list[str]
+    acked: int = 0  # actions any client of this game was shown
+    seen: str = ""  # the latest state message seat 0 was shown (decoded only to verify)
+    seen_at: int = 0  # its action count
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class Run:
+    limit: int  # stop at this many actions in a game
+    deadline: float  # time.monotonic() to stop at
+    think: float  # mean think time of a player before each move, s
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    actions: int = 0
+
+
+# ---------------------------------------------------------------- server process
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def start_server(port: int, database_url: str, log_path: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_SRC), env.get("PYTHONPATH", "")) if p)
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [*SERVE, "--host", "127.0.0.1", "--port", str(port), "--database-url", database_url],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            http(base, "/api/games?limit=1")
+            return process
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"the server did not start; see {log_path}") from None
+            time.sleep(0.1)
+
+
+# ---------------------------------------------------------------- clients
+
+
+_ACTIONS = re.compile(r'"actions":(\d+),')
+_NO_LEGAL = '"legal":[]}'
+
+
+async def seat_client(
+    ws_base: str, game: Game, seat: int, rng: random.Random, stats: Stats, run: Run, phase: str
+) -> None:
+    """Play ``seat`` of ``game`` until the game has ``run.limit`` actions, ends, or time is up.
+
+    The client does as little as it can, to leave the CPU to the server: a state message
+    with no legal actions (the other seat decides) is not decoded, only its action count
+    is read. The latency clock stops when the message arrives, before decoding."""
+    url = f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}"
+    async with connect(url, max_size=None, compression=None, open_timeout=RECV_TIMEOUT) as ws:
+        waiting_since: float | None = None  # when our pending action was sent
+        sent_at = -1  # the action count when we sent it
+        while True:
+            text = await asyncio.wait_for(ws.recv(), RECV_TIMEOUT)
+            arrived = time.perf_counter()
+            assert isinstance(text, str)
+            found = _ACTIONS.search(text, 0, 4096) if text.startswith('{"type":"state"') else None
+            if found is not None and text.endswith(_NO_LEGAL):
+                message: dict[str, Any] = {"type": "state", "actions": int(found.group(1)), "legal": []}
+            else:
+                message = json.loads(text)
+            kind = message.get("type")
+            if kind == "game_over":
+                game.over = True
+                return
+            if kind == "error":
+                stats.errors.append(f"{phase} game {game.id} seat {seat}: {message.get('code')} {message}")
+                if waiting_since is None:
+                    continue
+                waiting_since = None  # refused: decide again on the next state
+                await ws.send(json.dumps({"type": "view"}))
+                continue
+            if kind != "state":
+                continue
+            count = message["actions"]
+            game.acked = max(game.acked, count)
+            if seat == 0 and count >= game.seen_at:
+                game.seen, game.seen_at = text, count
+            if waiting_since is not None and count > sent_at:
+                stats.latencies.append(arrived - waiting_since)
+                stats.actions += 1
+                waiting_since = None
+            if count >= run.limit or time.monotonic() > run.deadline:
+                return
+            legal = message["legal"]
+            if legal and waiting_since is None:
+                action = rng.choice(legal)["action"]
+                if run.think > 0:
+                    await asyncio.sleep(rng.uniform(0, 2 * run.think))
+                sent_at = count
+                waiting_since = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": action}))
+
+
+async def _recv(ws: ClientConnection) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
+    return data
+
+
+async def play(
+    ws_base: str, games: list[Game], limit: int, duration: float, think: float, seed: int, phase: str
+) -> Stats:
+    stats = Stats()
+    run = Run(limit, time.monotonic() + duration, think)
+    rng = random.Random(seed)
+    tasks = [
+        seat_client(ws_base, game, seat, random.Random(rng.getrandbits(64)), stats, run, phase)
+        for game in games
+        if not game.over
+        for seat in (0, 1)
+    ]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            stats.errors.append(f"{phase}: {type(result).__name__}: {result}")
+    return stats
+
+
+async def play_until_killed(
+    ws_base: str,
+    games: list[Game],
+    extra: int,
+    kill_after: float,
+    think: float,
+    process: subprocess.Popen[bytes],
+    seed: int,
+) -> int:
+    """Keep playing; SIGKILL the server after ``kill_after`` s. Returns the actions played meanwhile."""
+    before = sum(g.acked for g in games)
+    limit = max(g.acked for g in games) + extra
+    tasks = asyncio.ensure_future(play(ws_base, games, limit, kill_after + RECV_TIMEOUT, think, seed, "crash"))
+    await asyncio.sleep(kill_after)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(10)
+    await tasks  # the clients see their connections drop; those are not errors
+    return sum(g.acked for g in games) - before
+
+
+async def verify(ws_base: str, games: list[Game]) -> tuple[int, list[str]]:
+    """Reconnect every seat; count acknowledged actions that are not there (or differ)."""
+    lost = 0
+    problems: list[str] = []
+
+    async def one(game: Game, seat: int) -> None:
+        nonlocal lost
+        url = f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}"
+        async with connect(url, max_size=None, compression=None, open_timeout=RECV_TIMEOUT) as ws:
+            message = await _recv(ws)
+        if message.get("type") != "state":
+            problems.append(f"game {game.id} seat {seat}: {message}")
+            lost += game.acked
+            return
+        missing = max(0, game.acked - message["actions"])
+        log = json.loads(game.seen)["view"]["log"] if game.seen else []
+        if seat == 0 and not missing and message["view"]["log"][: len(log)] != log:
+            problems.append(f"game {game.id}: the stored log differs from the one seat 0 was shown")
+            missing = game.acked
+        lost += missing
+
+    results = await asyncio.gather(*(one(g, s) for g in games for s in (0, 1)), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            problems.append(f"verify: {type(result).__name__}: {result}")
+    return lost, problems
+
+
+# ---------------------------------------------------------------- main
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) the process has used so far, from /proc (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100, help="simultaneous online games (default 100)")
+    parser.add_argument("--actions", type=int, default=40, help="actions per game in the timed phase (default 40)")
+    parser.add_argument("--duration", type=float, default=60.0, help="time limit of the timed phase, s (default 60)")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean think time before each move, s (default 0: as fast as possible)"
+    )
+    parser.add_argument("--kill-after", type=float, default=1.0, help="crash phase: SIGKILL after this many s")
+    parser.add_argument("--url", help="a running server (http://127.0.0.1:PORT); then no kill and restart")
+    parser.add_argument("--database-url", help="database of the server this script starts (default: temp SQLite)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random players")
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="ttr-load-"))
+    log_path = workdir / "server.log"
+    process: subprocess.Popen[bytes] | None = None
+    if args.url:
+        base = args.url.rstrip("/")
+        host = urllib.parse.urlsplit(base).hostname
+        if host not in ("127.0.0.1", "localhost"):
+            parser.error("--url must be a loopback address (127.0.0.1)")
+    else:
+        port = free_port()
+        database_url = args.database_url or f"sqlite:///{workdir / 'games.sqlite'}"
+        base = f"http://127.0.0.1:{port}"
+        process = start_server(port, database_url, log_path)
+    ws_base = "ws" + base[len("http") :]
+    try:
+        games = []
+        for _ in range(args.games):
+            data = http(base, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
+            games.append(Game(data["game"]["id"], [invite["token"] for invite in data["invites"]]))
+
+        cpu_before = cpu_seconds(None if process is None else process.pid)
+        own_before = time.process_time()
+        started = time.perf_counter()
+        stats = asyncio.run(play(ws_base, games, args.actions, args.duration, args.think, args.seed, "timed"))
+        elapsed = time.perf_counter() - started
+        own_cpu = time.process_time() - own_before
+        cpu_after = cpu_seconds(None if process is None else process.pid)
+        latencies_ms = [1000 * x for x in stats.latencies]
+        print(
+            f"games {len(games)} (2 seats each, one WebSocket per seat, think time {args.think:g} s), "
+            f"{stats.actions} actions in {elapsed:.1f} s"
+        )
+        print(f"actions_per_second {stats.actions / elapsed:.1f}")
+        print(
+            f"latency_ms p50 {percentile(latencies_ms, 0.5):.1f} p90 {percentile(latencies_ms, 0.9):.1f} "
+            f"p99 {percentile(latencies_ms, 0.99):.1f} max {max(latencies_ms, default=float('nan')):.1f}"
+        )
+        per_action = 1000 / max(1, stats.actions)
+        if cpu_before is not None and cpu_after is not None:
+            server_cpu = cpu_after - cpu_before
+            print(
+                f"server_cpu {server_cpu:.1f} s ({100 * server_cpu / elapsed:.0f}% of a core, "
+                f"{server_cpu * per_action:.2f} ms per action)"
+            )
+        print(f"client_cpu {own_cpu:.1f} s ({own_cpu * per_action:.2f} ms per action), cores {os.cpu_count()}")
+        print(f"errors {len(stats.errors)}")
+        for error in stats.errors[:10]:
+            print("  " + error)
+
+        if process is not None:
+            assert not args.url
+            played = asyncio.run(
+                play_until_killed(ws_base, games, 20, args.kill_after, args.think, process, args.seed + 1)
+            )
+            print(f"killed the server (SIGKILL) while playing: {played} more actions acknowledged before the kill")
+            process = start_server(port, database_url, log_path)
+        lost, problems = asyncio.run(verify(ws_base, games))
+        for problem in problems[:10]:
+            print("  " + problem)
+        print(f"acknowledged_actions {sum(g.acked for g in games)} in {len(games)} games")
+        print(f"lost_actions {lost}")
+        return 1 if stats.errors or lost or problems else 0
+    finally:
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(10)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
