@@ -186,3 +186,28 @@ def test_phone_layout_and_keyboard(browser: Any, browser_context_args: dict[str,
         assert seen.errors == []
     finally:
         context.close()
+
+
+def test_socket_reconnects_and_server_errors_show(page: Any, requests_seen: RequestLog) -> None:
+    start_ai_game(page)
+    page.locator("#keep-confirm").click()
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=20000)
+    # hovering a ticket highlights its two cities
+    page.locator("#tickets li").first.hover()
+    expect(page.locator(".city.hl")).to_have_count(2)
+    page.mouse.move(5, 5)
+    expect(page.locator(".city.hl")).to_have_count(0)
+    # the socket drops: the page reconnects by itself and shows the same game
+    before = actions(page)
+    page.evaluate("() => window.ttrDebug.socket().close()")
+    expect(page.locator("#conn")).to_have_text("reconnecting…")
+    expect(page.locator("#conn")).to_have_text("live")
+    assert actions(page) == before
+    # an action the server refuses: its message is shown, nothing changes
+    page.evaluate("() => window.ttrDebug.send('C R01 LLLLLL')")
+    error = page.get_by_test_id("toast-error")
+    expect(error).to_be_visible()
+    assert "(" in error.inner_text()
+    assert actions(page) == before
+    assert requests_seen.foreign() == []
+    assert requests_seen.errors == []

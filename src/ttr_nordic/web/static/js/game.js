@@ -86,6 +86,8 @@ export async function gamePage(app, gameId, token) {
     if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting, try again in a moment"); return; }
     ws.send(JSON.stringify({ type: "act", action, seat: msg.seat }));
   }
+  // for tests and the curious: the live socket, and sending a raw action
+  window.ttrDebug = { socket: () => ws, send };
   setInterval(() => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
   connect();
 
