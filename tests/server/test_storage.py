@@ -3,8 +3,10 @@ writers — one action index is stored once, whoever races for it."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
+from datetime import datetime
 
 import pytest
 from sqlalchemy import func, inspect, select, text
@@ -14,7 +16,7 @@ from starlette.testclient import TestClient
 
 from ttr_nordic.server import create_app
 from ttr_nordic.server.db import ActionRow, GameRow, make_engine, migrate
-from ttr_nordic.server.games import GameService
+from ttr_nordic.server.games import Append, GameService, SeatSpec, StorageError
 
 HUMAN = {"kind": "human"}
 
@@ -95,3 +97,40 @@ def test_a_failed_write_leaves_nothing_behind(database_url: str, engine: Engine)
         service._append("no-such-game", 0, 0, "B", None)
     with service.sessions() as session:
         assert session.scalar(select(func.count()).select_from(ActionRow)) == 0
+
+
+def test_group_commit_stores_waiting_actions_together_and_a_refused_one_alone(
+    database_url: str, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Actions of several games arriving together are stored in one transaction; when one
+    of them is refused (another process stored that index first), the others still are."""
+    migrate(engine)
+    service = GameService(engine)
+    batches: list[int] = []
+    append_many = service._append_many
+
+    def recording(batch: list[Append]) -> datetime:
+        batches.append(len(batch))
+        return append_many(batch)
+
+    monkeypatch.setattr(service, "_append_many", recording)
+
+    async def scenario() -> list[bool | BaseException]:
+        seats = [SeatSpec("A", "human"), SeatSpec("B", "human")]
+        games = [(await service.create("online", seats, 0))[0] for _ in range(5)]
+        with service.sessions.begin() as session:  # "another process" stores action 0 of game 2
+            session.add(ActionRow(game_id=games[2].id, index=0, seat=0, notation="K 0 1"))
+        try:
+            return await asyncio.gather(
+                *(service.act(g, 0, g.state.legal_action_list()[0]) for g in games), return_exceptions=True
+            )
+        finally:
+            await service.close()
+
+    results = asyncio.run(scenario())
+    assert [r is True for r in results] == [True, True, False, True, True]
+    assert isinstance(results[2], StorageError)
+    assert batches == [5, 1, 1, 1, 1, 1]  # together, then each alone after the refusal
+    with service.sessions() as session:
+        counts = session.execute(select(ActionRow.game_id, func.count()).group_by(ActionRow.game_id)).all()
+        assert sorted(n for _, n in counts) == [1] * 5

@@ -488,6 +488,9 @@ class GameService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._writer is not None:  # let the actions being stored finish
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
         for game in self.live.values():
             for client in game.clients:
                 client.send(None)
