@@ -24,6 +24,16 @@ if [ "$(id -u)" -ne 0 ]; then
     fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq </dev/null
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}" </dev/null
+# Another apt-get may be running (a shared machine): wait for its locks, and retry.
+apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -qq)
+for attempt in 1 2 3; do
+    if "${apt[@]}" update </dev/null \
+        && "${apt[@]}" install -y --no-install-recommends \
+            -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}" </dev/null; then
+        exit 0
+    fi
+    echo "apt-get failed (attempt $attempt); retrying in 10 s" >&2
+    sleep 10
+done
+echo "error: could not install ${missing[*]}" >&2
+exit 1

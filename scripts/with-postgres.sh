@@ -22,6 +22,8 @@ as_owner=()
 if [ "$(id -u)" -eq 0 ]; then
     as_owner=(runuser -u postgres --)
 fi
+# Run a PostgreSQL program as the cluster's owner, from a directory that user can enter.
+as_pg() { (cd / && "${as_owner[@]}" "$@"); }
 
 workdir=$(mktemp -d /tmp/ttr-pg.XXXXXX)
 chmod 755 "$workdir"
@@ -32,7 +34,7 @@ log="$workdir/server.log"
 cleanup() {
     status=$?
     if [ -f "$data/postmaster.pid" ]; then
-        "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -m immediate -w -t 30 stop >/dev/null 2>&1 || true
+        as_pg "$bindir/pg_ctl" -D "$data" -m immediate -w -t 30 stop >/dev/null 2>&1 || true
     fi
     rm -rf "$workdir"
     exit "$status"
@@ -50,14 +52,14 @@ with socket.socket() as s:
 PY
 }
 
-"${as_owner[@]}" "$bindir/initdb" -D "$data" -U postgres -A trust -E UTF8 --no-locale >"$workdir/initdb.log" 2>&1 \
+as_pg "$bindir/initdb" -D "$data" -U postgres -A trust -E UTF8 --no-locale >"$workdir/initdb.log" 2>&1 \
     || { cat "$workdir/initdb.log" >&2; exit 1; }
 
 started=""
 for _ in 1 2 3 4 5; do
     port=$(free_port)
     # Throwaway data: durability off makes the tests fast; the socket lives in the temp dir.
-    if "${as_owner[@]}" "$bindir/pg_ctl" -D "$data" -l "$log" -w -t 60 \
+    if as_pg "$bindir/pg_ctl" -D "$data" -l "$log" -w -t 60 \
         -o "-h 127.0.0.1 -p $port -k $workdir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
         start >/dev/null; then
         started=yes
