@@ -51,7 +51,7 @@ from .planning import board_tables, hand_weights, plan_tickets, route_status
 #: At most this many ticket choices are searched (the best by Route Focus's own estimate).
 MAX_KEEP_CANDIDATES = 8
 #: At most this many actions are searched in a turn.
-MAX_ACTION_CANDIDATES = 5
+MAX_ACTION_CANDIDATES = 3
 #: Points a win is worth on top of the score margin in a rollout's value.
 WIN_BONUS = 20.0
 #: The standard error given to a gain measured on fewer than two samples.
@@ -68,13 +68,16 @@ def rollout_value(state: GameState, player: int) -> float:
     return totals[player] - best_other + WIN_BONUS * win
 
 
-def play_out(state: GameState, seed: int, max_actions: int = 3000) -> None:
+def play_out(state: GameState, seed: int, deadline: float | None = None, max_actions: int = 3000) -> bool:
     """Finish a (determinized) game with every player playing Route Focus, its randomness
-    fixed by ``seed`` (one agent per seat, seeded ``seed + seat``)."""
+    fixed by ``seed`` (one agent per seat, seeded ``seed + seat``). False if ``deadline``
+    (a ``time.perf_counter()`` value) passed first, leaving the game unfinished."""
     agents = [RouteFocusAgent(seed=seed + q) for q in range(state.num_players)]
-    for _ in range(max_actions):
+    for count in range(max_actions):
         if state.is_over:
-            return
+            return True
+        if deadline is not None and count % 16 == 0 and time.perf_counter() > deadline:
+            return False
         player = state.current
         action = agents[player].choose(state.view(player), state.legal_action_list())
         state.apply_unchecked(action)
@@ -216,6 +219,7 @@ class RolloutSearchAgent:
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
         start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
         used = 0
         samples = 0
         out_of_time = False
@@ -229,11 +233,18 @@ class RolloutSearchAgent:
                         break
                 sample = view.determinize(self.rng)
                 seed = self.rng.getrandbits(31)
+                finished: list[float] = []
                 for action in alive:
                     state = sample.clone()
                     state.apply_unchecked(action)
-                    play_out(state, seed)
-                    values[action].append(rollout_value(state, me))
+                    if not play_out(state, seed, deadline):
+                        break
+                    finished.append(rollout_value(state, me))
+                if len(finished) < len(alive):
+                    out_of_time = True  # the sample is dropped: every candidate needs it
+                    break
+                for action, value in zip(alive, finished, strict=True):
+                    values[action].append(value)
                 used += len(alive)
                 samples += 1
             budget -= per_candidate * len(alive)

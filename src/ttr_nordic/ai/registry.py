@@ -28,7 +28,7 @@ AGENTS: dict[str, AgentFactory] = {
     "heuristic": lambda seed: HeuristicAgent(seed=seed),
     "ismcts": lambda seed: MCTSAgent(iterations=300, time_limit=4.5, seed=seed, name="ismcts"),
     "paired": lambda seed: PairedSearchAgent(rollouts=300, time_limit=4.5, seed=seed, name="paired"),
-    "rollout_search": lambda seed: RolloutSearchAgent(time_limit=4.0, seed=seed),
+    "rollout_search": lambda seed: RolloutSearchAgent(time_limit=3.5, seed=seed),
 }
 
 #: Playing levels for people, each an agent name, weakest first. They follow the measured
