@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -57,11 +59,28 @@ class Game:
     over: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass
 class Run:
     limit: int  # stop at this many actions in a game
     deadline: float  # time.monotonic() to stop at
     think: float  # mean think time of a player before each move, s
+    seats: int  # seats that must connect before anyone acts
+    server_pid: int | None  # to read its CPU time when play starts
+    connected: int = 0
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    started: float = 0.0  # time.perf_counter() when all seats were connected
+    cpu_at_start: tuple[float | None, float] = (None, 0.0)  # CPU s of the server, of this process
+
+    async def arrive(self) -> None:
+        """Wait until every seat is connected (or a fifth of the time limit has passed), so
+        that connecting is not measured as action latency."""
+        self.connected += 1
+        if self.connected >= self.seats:
+            self.started = time.perf_counter()
+            self.cpu_at_start = (cpu_seconds(self.server_pid), time.process_time())
+            self.ready.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.ready.wait(), max(1.0, (self.deadline - time.monotonic()) / 5))
 
 
 @dataclass
@@ -69,6 +88,9 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     actions: int = 0
+    elapsed: float = 0.0  # from the moment every seat was connected
+    server_cpu: float | None = None  # CPU s the server used meanwhile (None if unknown)
+    client_cpu: float = 0.0  # CPU s this process used meanwhile
 
 
 # ---------------------------------------------------------------- server process
@@ -131,9 +153,13 @@ async def seat_client(
     async with connect(url, max_size=None, compression=None, open_timeout=RECV_TIMEOUT) as ws:
         waiting_since: float | None = None  # when our pending action was sent
         sent_at = -1  # the action count when we sent it
+        first = True
         while True:
             text = await asyncio.wait_for(ws.recv(), RECV_TIMEOUT)
             arrived = time.perf_counter()
+            if first:
+                first = False
+                await run.arrive()
             assert isinstance(text, str)
             found = _ACTIONS.search(text, 0, 4096) if text.startswith('{"type":"state"') else None
             if found is not None and text.endswith(_NO_LEGAL):
@@ -179,18 +205,30 @@ async def _recv(ws: ClientConnection) -> dict[str, Any]:
 
 
 async def play(
-    ws_base: str, games: list[Game], limit: int, duration: float, think: float, seed: int, phase: str
+    ws_base: str,
+    games: list[Game],
+    limit: int,
+    duration: float,
+    think: float,
+    seed: int,
+    phase: str,
+    server_pid: int | None = None,
 ) -> Stats:
     stats = Stats()
-    run = Run(limit, time.monotonic() + duration, think)
+    playing = [game for game in games if not game.over]
+    run = Run(limit, time.monotonic() + duration, think, 2 * len(playing), server_pid)
     rng = random.Random(seed)
     tasks = [
         seat_client(ws_base, game, seat, random.Random(rng.getrandbits(64)), stats, run, phase)
-        for game in games
-        if not game.over
+        for game in playing
         for seat in (0, 1)
     ]
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.elapsed = time.perf_counter() - (run.started or time.perf_counter())
+    server_cpu, own_cpu = run.cpu_at_start
+    after = cpu_seconds(server_pid)
+    stats.server_cpu = None if server_cpu is None or after is None else after - server_cpu
+    stats.client_cpu = time.process_time() - own_cpu
     for result in results:
         if isinstance(result, BaseException):
             stats.errors.append(f"{phase}: {type(result).__name__}: {result}")
@@ -210,6 +248,10 @@ async def play_until_killed(
     before = sum(g.acked for g in games)
     limit = 10**9  # bounded by the kill (and the deadline), not by a count
     tasks = asyncio.ensure_future(play(ws_base, games, limit, kill_after + RECV_TIMEOUT, think, seed, "crash"))
+    for _ in range(int(RECV_TIMEOUT / 0.05)):  # start the clock once actions flow again
+        if sum(g.acked for g in games) > before or tasks.done():
+            break
+        await asyncio.sleep(0.05)
     await asyncio.sleep(kill_after)
     os.kill(process.pid, signal.SIGKILL)
     process.wait(10)
@@ -298,13 +340,10 @@ def main() -> int:
             data = http(base, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
             games.append(Game(data["game"]["id"], [invite["token"] for invite in data["invites"]]))
 
-        cpu_before = cpu_seconds(None if process is None else process.pid)
-        own_before = time.process_time()
-        started = time.perf_counter()
-        stats = asyncio.run(play(ws_base, games, args.actions, args.duration, args.think, args.seed, "timed"))
-        elapsed = time.perf_counter() - started
-        own_cpu = time.process_time() - own_before
-        cpu_after = cpu_seconds(None if process is None else process.pid)
+        pid = None if process is None else process.pid
+        stats = asyncio.run(play(ws_base, games, args.actions, args.duration, args.think, args.seed, "timed", pid))
+        elapsed = max(stats.elapsed, 1e-9)
+        own_cpu = stats.client_cpu
         latencies_ms = [1000 * x for x in stats.latencies]
         print(
             f"games {len(games)} (2 seats each, one WebSocket per seat, think time {args.think:g} s), "
@@ -316,8 +355,8 @@ def main() -> int:
             f"p99 {percentile(latencies_ms, 0.99):.1f} max {max(latencies_ms, default=float('nan')):.1f}"
         )
         per_action = 1000 / max(1, stats.actions)
-        if cpu_before is not None and cpu_after is not None:
-            server_cpu = cpu_after - cpu_before
+        if stats.server_cpu is not None:
+            server_cpu = stats.server_cpu
             print(
                 f"server_cpu {server_cpu:.1f} s ({100 * server_cpu / elapsed:.0f}% of a core, "
                 f"{server_cpu * per_action:.2f} ms per action)"
@@ -342,6 +381,7 @@ def main() -> int:
         if process is not None and process.poll() is None:
             process.kill()
             process.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
