@@ -21,15 +21,16 @@ export async function replayPage(app, gameId) {
   const map = buildMap(data, {});
   const cache = new Map([[0, first]]);
   const named = (text) => text.replace(/\bPlayer (\d)\b/g, (m, d) => playerName(seats, Number(d) - 1));
-  let step = 0;
+  let step = 0; // the step shown
+  let wanted = 0; // the step asked for last: quick clicks count from it, not from a step still loading
 
   const counter = el("span", { id: "replay-step", class: "step", "aria-live": "polite" });
   const slider = el("input", { type: "range", min: 0, max: total, value: 0, id: "replay-slider", "aria-label": "Step" });
   const btn = (id, text, label, fn) => el("button", { type: "button", id, "aria-label": label, onclick: fn, text });
   const controls = el("div", { class: "replay-controls" },
     btn("replay-start", "|◀", "First step", () => go(0)),
-    btn("replay-back", "◀ Back", "Step back", () => go(step - 1)),
-    btn("replay-forward", "Forward ▶", "Step forward", () => go(step + 1)),
+    btn("replay-back", "◀ Back", "Step back", () => go(wanted - 1)),
+    btn("replay-forward", "Forward ▶", "Step forward", () => go(wanted + 1)),
     btn("replay-end", "▶|", "Last step", () => go(total)),
     btn("replay-play", "Play", "Play automatically", togglePlay), slider, counter);
   const info = el("section", { class: "panel", id: "replay-info" });
@@ -42,25 +43,26 @@ export async function replayPage(app, gameId) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
-    if (e.key === "ArrowRight") { e.preventDefault(); go(step + 1); }
-    if (e.key === "ArrowLeft") { e.preventDefault(); go(step - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); go(wanted + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(wanted - 1); }
   });
 
   let timer = null;
   function togglePlay() {
     if (timer) { clearInterval(timer); timer = null; controls.querySelector("#replay-play").textContent = "Play"; return; }
     controls.querySelector("#replay-play").textContent = "Pause";
-    timer = setInterval(() => { if (step >= total) togglePlay(); else go(step + 1); }, 600);
+    timer = setInterval(() => { if (wanted >= total) togglePlay(); else go(wanted + 1); }, 600);
   }
 
   let pending = 0;
   async function go(target) {
     target = Math.max(0, Math.min(total, target));
+    wanted = target;
     const ticket = ++pending;
     let s = cache.get(target);
     if (!s) {
       try { s = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${target}`); }
-      catch (err) { toast(err.message); return; }
+      catch (err) { toast(err.message); if (ticket === pending) wanted = step; return; }
       cache.set(target, s);
     }
     if (ticket !== pending) return;
