@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-web
 
 .PHONY: run test system-deps lint types pytest pytest-postgres bench bench-server clean
 
@@ -12,9 +13,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## Set up and play a game in the terminal (you against the AI; see `ttr-nordic play --help`).
-run: $(STAMP)
-	$(BIN)/ttr-nordic play
+# What `make run` needs: the package with its web extra only (the tests need much more).
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $(RUN_STAMP)
+
+## Set up and start the game: open http://127.0.0.1:8000 in a browser (SQLite, nothing else to start).
+run: $(RUN_STAMP)
+	$(BIN)/ttr-nordic serve --host 127.0.0.1 --port 8000
 
 ## Set up everything the tests need, then lint, type-check and run all tests.
 # The tests need Chromium (browser tests) and PostgreSQL (storage tests, against a
