@@ -67,12 +67,15 @@ def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_sh
         )
         return "wait"
     claimable = page.locator(".route.claimable")
-    count = claimable.count()
-    if count:
-        lengths = claimable.evaluate_all("gs => gs.map(g => g.querySelectorAll('.car').length)")
-        best = max(range(count), key=lambda i: (lengths[i], rng.random()))
+    # One read of the DOM: the page may re-render between two separate queries.
+    lengths = claimable.evaluate_all("gs => gs.map(g => g.querySelectorAll('.car').length)")
+    if lengths:
+        best = max(range(len(lengths)), key=lambda i: (lengths[i], rng.random()))
         click_route(page, claimable.nth(best))
-        page.locator("#claim-dialog").wait_for()
+        try:
+            page.locator("#claim-dialog").wait_for(timeout=5000)
+        except Exception:  # the route stopped being claimable (a new state arrived): look again
+            return "retry"
         if claim_dialog_shot is not None:
             claim_dialog_shot()
         page.locator("#claim-confirm").click()
