@@ -27,9 +27,7 @@ from collections.abc import Sequence
 from ..engine import (
     Action,
     Claim,
-    DrawTickets,
     GameState,
-    KeepTickets,
     PayTunnelExtra,
     Phase,
     PlayerView,
@@ -234,11 +232,7 @@ class HeuristicAgent:
             return legal[0]
         state = view.determinize(self.rng)
         action = RolloutPolicy(self.rng).choose(state)
-        if action in legal:
-            return action
-        if isinstance(action, KeepTickets | DrawTickets):
-            return legal[0]
-        return legal[0]
+        return action if action in legal else legal[0]
 
 
 def margin_reward(state: GameState, player: int) -> float:

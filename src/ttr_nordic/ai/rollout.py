@@ -26,7 +26,6 @@ from ..engine import (
     Action,
     Board,
     Claim,
-    DeclineTunnel,
     GameState,
     KeepTickets,
     PayTunnelExtra,
@@ -342,8 +341,8 @@ class RolloutPolicy:
 
     def best_claim(self, state: GameState, player: int, targets: set[int]) -> Claim | None:
         """The longest target route the player can pay for. Without targets, or when the
-        game is about to end, or with a big hand and trains to spare beyond the plan,
-        the longest other route it can pay for (length ≥ 3 unless the end is near)."""
+        game is about to end, the longest other route it can pay for within the trains not
+        needed by the plan (length ≥ 3 unless the end is near)."""
         routes = self.tables.board.routes
         lengths = self.tables.lengths
         hand = state.hands[player]
@@ -352,7 +351,6 @@ class RolloutPolicy:
         closing = state.final_turns_left >= 0 or others_trains <= 4 or state.trains[player] <= 4
         endgame = closing or state.trains[player] <= 8 or others_trains <= 8
         spare = state.trains[player] - sum(lengths[r] for r in targets)
-        hoarding = False  # claiming off-plan routes with a big hand lost games in trials
         owner = state.route_owner
         best: Claim | None = None
         best_key: tuple[int, int, int] = (-1, 0, 0)
@@ -365,7 +363,7 @@ class RolloutPolicy:
                 key = (2, length, -payment_waste(payment))
                 if key > best_key:
                     best_key, best = key, Claim(rid, payment)  # type: ignore[arg-type]
-        if best is not None or (targets and not endgame and not hoarding):
+        if best is not None or (targets and not endgame):
             return best
         limit = state.trains[player] if (closing or not targets) else spare
         for rid in range(len(routes)):
@@ -435,4 +433,4 @@ class RolloutPolicy:
         return state.legal_action_list()[0]
 
 
-__all__ = ["DeclineTunnel", "RolloutPolicy", "board_tables", "shortest_path", "ticket_targets"]
+__all__ = ["RolloutPolicy", "board_tables", "shortest_path", "ticket_targets"]
