@@ -54,9 +54,18 @@ class Game:
     id: str
     tokens: list[str]
     acked: int = 0  # actions any client of this game was shown
-    seen: str = ""  # the latest state message seat 0 was shown (decoded only to verify)
-    seen_at: int = 0  # its action count
+    # The state messages seat 0 was shown, in order (decoded only to verify: a state carries
+    # the log from its "log_start" on, so the log seat 0 was shown is put together from them).
+    seen: list[str] = field(default_factory=list)
     over: bool = False
+
+    def seen_log(self) -> list[dict[str, Any]]:
+        """The log of the latest state seat 0 was shown, as its client would put it together."""
+        log: list[dict[str, Any]] = []
+        for text in self.seen:
+            message = json.loads(text)
+            log = log[: message.get("log_start", 0)] + message["view"]["log"]
+        return log
 
 
 @dataclass
@@ -181,8 +190,8 @@ async def seat_client(
                 continue
             count = message["actions"]
             game.acked = max(game.acked, count)
-            if seat == 0 and count >= game.seen_at:
-                game.seen, game.seen_at = text, count
+            if seat == 0:
+                game.seen.append(text)
             if waiting_since is not None and count > sent_at:
                 stats.latencies.append(arrived - waiting_since)
                 stats.actions += 1
@@ -274,7 +283,7 @@ async def verify(ws_base: str, games: list[Game]) -> tuple[int, list[str]]:
             lost += game.acked
             return
         missing = max(0, game.acked - message["actions"])
-        log = json.loads(game.seen)["view"]["log"] if game.seen else []
+        log = game.seen_log()
         if seat == 0 and not missing and message["view"]["log"][: len(log)] != log:
             problems.append(f"game {game.id}: the stored log differs from the one seat 0 was shown")
             missing = game.acked

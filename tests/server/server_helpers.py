@@ -29,6 +29,29 @@ def receive_until(ws: Any, predicate: Callable[[dict[str, Any]], bool], limit: i
     raise AssertionError("expected message did not arrive")
 
 
+class WholeLog:
+    """A test WebSocket whose ``receive_json`` puts each state's log together as a client
+    does: a state carries the log from its ``log_start`` on, after the entries sent before."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.log: list[dict[str, Any]] = []
+        self.carried = 0  # the log entries the last state carried
+
+    def receive_json(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.ws.receive_json()
+        if message.get("type") == "state":
+            start = message["log_start"]
+            assert 0 <= start <= len(self.log), (start, len(self.log))
+            self.carried = len(message["view"]["log"])
+            self.log = self.log[:start] + message["view"]["log"]
+            message["view"]["log"] = list(self.log)
+        return message
+
+    def send_json(self, data: Any) -> None:
+        self.ws.send_json(data)
+
+
 def live_state(client: TestClient, game_id: str) -> Any:
     """The server's full game state (for checks only; no client ever sees it)."""
     return client.app.state.service.live[game_id].state  # type: ignore[attr-defined]

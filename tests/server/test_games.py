@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from server_helpers import create_game, live_state, receive_until, ws_path
+from server_helpers import WholeLog, create_game, live_state, receive_until, ws_path
 from starlette.testclient import TestClient
 
 from ttr_nordic.engine import GameRecord
 from ttr_nordic.server import create_app
+from ttr_nordic.server.serialize import serialize_view
 
 HUMAN = {"kind": "human"}
 
@@ -27,12 +28,18 @@ def test_full_game_against_easy_ai(client: TestClient) -> None:
     data = create_game(client, "ai", [{"name": "Ann"}, {"kind": "ai", "level": "easy"}])
     game_id, token = data["game"]["id"], data["invites"][0]["token"]
     seen_ai_moves = 0
-    with client.websocket_connect(ws_path(game_id, token)) as ws:
+    last_state: dict[str, Any] = {}
+    with client.websocket_connect(ws_path(game_id, token)) as socket:
+        ws = WholeLog(socket)
         for _ in range(3000):
             message = ws.receive_json()
             assert message["type"] in ("state", "game_over"), message
             if message["type"] == "game_over":
+                # The last state carried the whole log again: the end reveals every hidden entry.
+                assert last_state["log_start"] == 0
+                assert last_state["view"] == serialize_view(live_state(client, game_id).view(0))
                 break
+            last_state = message
             assert message["seat"] == 0
             log = message["view"]["log"]
             seen_ai_moves = sum(1 for entry in log if entry["player"] == 1)
@@ -96,7 +103,8 @@ def test_restart_recovers_the_game_exactly(database_url: str) -> None:
     with TestClient(create_app(database_url)) as client:
         data = create_game(client, "ai", [HUMAN, {"kind": "ai", "level": "easy"}], first_player=0)
         game_id, token = data["game"]["id"], data["invites"][0]["token"]
-        with client.websocket_connect(ws_path(game_id, token)) as ws:
+        with client.websocket_connect(ws_path(game_id, token)) as socket:
+            ws = WholeLog(socket)
             moves = 0
             while moves < 6:
                 message = receive_until(ws, lambda m: bool(m["legal"]))

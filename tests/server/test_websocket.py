@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from server_helpers import create_game, live_state, receive_until, ws_path
+from server_helpers import WholeLog, create_game, live_state, receive_until, ws_path
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -151,7 +151,11 @@ def test_hotseat_one_token_views_and_acts_per_seat(client: TestClient) -> None:
         assert ws.receive_json()["code"] == "NOT_YOUR_TURN"
         # Without "seat", the action is for the seat on screen (0).
         ws.send_json({"type": "act", "action": after["legal"][0]["action"]})
-        assert ws.receive_json()["seat"] == 1
+        next_seat = ws.receive_json()
+        assert next_seat["seat"] == 1
+        # Another seat's view: the whole log as that seat sees it.
+        assert next_seat["log_start"] == 0 and len(next_seat["view"]["log"]) == 2
+        assert next_seat["view"] == serialize_view(live_state(client, game_id).view(1))
     assert len(live_state(client, game_id).history) == 2
     with client.websocket_connect(ws_path(game_id, token, seat=2)) as ws:
         shown = ws.receive_json()
@@ -166,7 +170,7 @@ def _assert_private(text: str, seat: int, state: Any) -> None:
         return
     assert data["seat"] == seat
     view = data["view"]
-    assert view == serialize_view(state.view(seat))
+    assert view == serialize_view(state.view(seat), data["log_start"])
     board = state.board
     for other in range(state.num_players):
         if other == seat:
@@ -220,3 +224,32 @@ def test_action_stored_elsewhere_first_is_refused_then_recovered(client: TestCli
     with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
         message = ws.receive_json()
     assert message["actions"] == 1 and len(message["view"]["tickets"]) == 5
+
+
+def test_states_carry_only_the_log_entries_the_client_lacks(client: TestClient) -> None:
+    """The first state has the whole log; each later one only the entries from the length the
+    client holds, which put together make the seat's whole log. Asking for the view again
+    sends the whole log."""
+    game_id, tokens = online_game(client)
+    with (
+        client.websocket_connect(ws_path(game_id, tokens[0])) as ws0,
+        client.websocket_connect(ws_path(game_id, tokens[1])) as ws1,
+    ):
+        sockets = [WholeLog(ws0), WholeLog(ws1)]
+        states = [socket.receive_json() for socket in sockets]
+        assert [m["log_start"] for m in states] == [0, 0]
+        for _ in range(16):
+            seat = next(s for s in (0, 1) if states[s]["legal"])
+            actions = [item["action"] for item in states[seat]["legal"]]
+            held = [len(socket.log) for socket in sockets]
+            sockets[seat].send_json({"type": "act", "action": "B" if "B" in actions else actions[0]})
+            states = [socket.receive_json() for socket in sockets]
+            state = live_state(client, game_id)
+            for s in (0, 1):
+                assert states[s]["log_start"] == held[s]
+                assert sockets[s].carried == len(state.log) - held[s] == 1
+                assert states[s]["view"] == serialize_view(state.view(s))
+        sockets[1].send_json({"type": "view"})
+        again = sockets[1].receive_json()
+        assert again["log_start"] == 0 and sockets[1].carried == len(state.log) == 16
+        assert again["view"] == serialize_view(state.view(1))

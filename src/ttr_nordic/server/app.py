@@ -216,14 +216,14 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
     await ws.close(code=close_code)
 
 
-async def _writer(ws: WebSocket, queue: asyncio.Queue[JSON | None]) -> None:
+async def _writer(ws: WebSocket, queue: asyncio.Queue[str | None]) -> None:
     while True:
         message = await queue.get()
         if message is None:
             with contextlib.suppress(Exception):
                 await ws.close()
             return
-        await ws.send_json(message)
+        await ws.send_text(message)
 
 
 async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
@@ -311,7 +311,8 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
     if kind == "view":
         async with game.lock:
             client.shown = seat
-            client.send(game.state_message(seat))
+            client.log_seat = -1  # the whole log: the client may have asked because its own is off
+            client.send(game.state_text(client))
         return
     notation = data.get("action")
     if not isinstance(notation, str):

@@ -39,7 +39,7 @@ from ..engine import (
     parse_action,
 )
 from .db import ActionRow, GameRow, SeatRow, utcnow
-from .serialize import JSON, serialize_legal, serialize_result, serialize_view
+from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
 log = logging.getLogger(__name__)
 
@@ -89,15 +89,26 @@ class Seat:
 
 @dataclass(eq=False)
 class Client:
-    """One WebSocket connection: the seats its token controls and the seat it is shown."""
+    """One WebSocket connection: the seats its token controls, the seat it is shown, and
+    which log it holds (so that a new state carries only the log entries it lacks)."""
 
     seats: frozenset[int]
     shown: int
-    queue: asyncio.Queue[JSON | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    log_seat: int = -1  # the seat whose view's log the client holds (-1: none yet)
+    log_over: bool = False  # whether that is the end-of-game log (which reveals everything)
+    log_length: int = 0  # how many of its entries the client holds
 
-    def send(self, message: JSON | None) -> None:
-        """Queue ``message`` for the client (None closes the connection)."""
-        self.queue.put_nowait(message)
+    def send(self, message: JSON | str | None) -> None:
+        """Queue ``message``, a dict or its JSON text (None closes the connection)."""
+        self.queue.put_nowait(message if message is None or isinstance(message, str) else dumps(message))
+
+    def log_start(self, seat: int, over: bool, length: int) -> int:
+        """The index from which a state of ``seat``'s view (whose log has ``length`` entries)
+        must carry the log: what the client holds of that same log, else 0 (all of it)."""
+        if self.log_seat == seat and self.log_over == over and self.log_length <= length:
+            return self.log_length
+        return 0
 
 
 @dataclass(eq=False)
@@ -112,6 +123,10 @@ class LiveGame:
     clients: set[Client] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
+    public_seats: list[JSON] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.public_seats = [s.public() for s in self.seats]
 
     @property
     def status(self) -> str:
@@ -141,7 +156,7 @@ class LiveGame:
             "mode": self.mode,
             "status": self.status,
             "players": state.num_players,
-            "seats": [s.public() for s in self.seats],
+            "seats": self.public_seats,
             "created_at": iso(self.created_at),
             "updated_at": iso(self.updated_at),
             "actions": len(state.history),
@@ -156,18 +171,37 @@ class LiveGame:
             data["result"] = serialize_result(state.board, state.result())
         return data
 
-    def state_message(self, seat: int) -> JSON:
+    def state_message(self, seat: int, log_start: int = 0) -> JSON:
+        """The state of ``seat``'s view, its log from entry ``log_start`` on; the legal actions
+        (with labels) only when ``seat`` must act."""
         state = self.state
         legal = state.legal_action_list() if state.decision.player == seat else []
         return {
             "type": "state",
             "game_id": self.id,
             "seat": seat,
-            "seats": [s.public() for s in self.seats],
+            "seats": self.public_seats,
             "actions": len(state.history),
-            "view": serialize_view(state.view(seat)),
+            "log_start": log_start,
+            "view": serialize_view(state.view(seat), log_start),
             "legal": serialize_legal(state.board, legal),
         }
+
+    def state_text(self, client: Client, cache: dict[tuple[int, int], str] | None = None) -> str:
+        """The state message for ``client`` (the seat it is shown) as JSON text, carrying only
+        the log entries it does not hold yet; records that it now holds them. Messages are
+        shared through ``cache`` by clients shown the same seat that hold the same log."""
+        state = self.state
+        seat, over, length = client.shown, state.is_over, len(state.log)
+        start = client.log_start(seat, over, length)
+        key = (seat, start)
+        text = None if cache is None else cache.get(key)
+        if text is None:
+            text = dumps(self.state_message(seat, start))
+            if cache is not None:
+                cache[key] = text
+        client.log_seat, client.log_over, client.log_length = seat, over, length
+        return text
 
     def game_over_message(self) -> JSON:
         result = self.state.result()
@@ -179,23 +213,21 @@ class LiveGame:
         }
 
     def show(self, client: Client) -> None:
-        """Queue the state for ``client`` (and the result when the game is over)."""
-        client.send(self.state_message(client.shown))
+        """Queue the state for ``client`` with the whole log (and the result when the game is over)."""
+        client.log_seat = -1
+        client.send(self.state_text(client))
         if self.state.is_over:
-            client.send(self.game_over_message())
+            client.send(dumps(self.game_over_message()))
 
     def broadcast(self) -> None:
         """Queue each client's new state; a hotseat client follows the seat that must act."""
         decision = self.state.decision
-        cache: dict[int, JSON] = {}
-        over = self.game_over_message() if self.state.is_over else None
+        cache: dict[tuple[int, int], str] = {}
+        over = dumps(self.game_over_message()) if self.state.is_over else None
         for client in self.clients:
             if decision.player in client.seats:
                 client.shown = decision.player
-            message = cache.get(client.shown)
-            if message is None:
-                message = cache[client.shown] = self.state_message(client.shown)
-            client.send(message)
+            client.send(self.state_text(client, cache))
             if over is not None:
                 client.send(over)
 

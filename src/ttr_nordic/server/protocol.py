@@ -8,12 +8,14 @@ Client → server (JSON text frames)::
     {"type": "act", "action": "C R45 OOL"}         # action notation (see engine.actions)
     {"type": "act", "action": "B", "seat": 1}      # hotseat: the seat acting (default: the one shown)
     {"type": "view", "seat": 2}                    # hotseat: show another seat's view
+    {"type": "view"}                               # the seat shown again, with the whole log
     {"type": "ping"}
 
 Server → client::
 
     {"type": "state", "game_id": ..., "seat": n, "seats": [{"seat", "name", "kind", "level"}],
-     "actions": <actions so far>, "view": <serialize_view(view of seat n)>,
+     "actions": <actions so far>, "log_start": k,
+     "view": <serialize_view(view of seat n, log_start=k)>,   # view.log: entries k, k+1, ...
      "legal": [{"action": "<notation>", "label": "<readable>"}]}   # empty unless seat n decides
     {"type": "game_over", "game_id": ..., "winners": [names], "result": <scoring breakdown>}
     {"type": "error", "code": "<code>", "message": "<readable>", "action"?: "<notation>"}
@@ -26,6 +28,15 @@ state (and the first one when joining a finished game). Error codes are an engin
 ``WRONG_COLOR``, …) or one of :data:`PROTOCOL_ERRORS`. An error changes nothing. After
 ``BAD_TOKEN``, ``GAME_NOT_FOUND`` or ``NOT_YOUR_SEAT`` at connect time the server closes
 the socket (codes 4401, 4404, 4403).
+
+The log comes in pieces: ``view.log`` holds the entries of seat n's log from index
+``log_start`` on, and the client keeps the first ``log_start`` entries it already holds
+(dropping any beyond them). ``log_start`` is 0 (the whole log) in the first state after
+connecting, in the answer to ``view``, when the seat shown changes, and in the state that
+ends the game (the end reveals every hidden entry); otherwise it is the length of the log
+the client was last sent, so a state carries only the new entries. Every other field is
+whole in every state. A client that gets a ``log_start`` beyond the entries it holds sends
+``view`` to get the whole log again.
 """
 
 from __future__ import annotations

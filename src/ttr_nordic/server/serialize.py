@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from ..engine import (
     CARD_NAMES,
     Action,
@@ -30,11 +32,17 @@ from ..engine import (
     Pass,
     PayTunnelExtra,
     PlayerView,
+    PublicLogEntry,
     TunnelAttempt,
 )
 from ..engine.cards import describe_cards
 
 JSON = dict[str, Any]
+
+
+def dumps(data: JSON) -> str:
+    """``data`` as compact JSON text (UTF-8, not ASCII-escaped), as every message is sent."""
+    return orjson.dumps(data).decode()
 
 
 def _card(card: int) -> str | None:
@@ -102,9 +110,23 @@ def serialize_result(board: Board, result: GameResult) -> JSON:
     }
 
 
-def serialize_view(view: PlayerView) -> JSON:
+def serialize_log_entry(entry: PublicLogEntry) -> JSON:
+    """One line of a view's log."""
+    return {
+        "player": entry.player,
+        "text": entry.text,
+        "notation": entry.notation,
+        "card": _card(entry.card),
+        "revealed": [_card(c) for c in entry.revealed],
+    }
+
+
+def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
     """``view`` as a JSON-safe dict: one key per :class:`PlayerView` field (plus ``is_my_turn``,
-    ``phase_text`` and ``claimed_routes``, which are computed from the view alone)."""
+    ``phase_text`` and ``claimed_routes``, which are computed from the view alone).
+
+    With ``log_start`` the ``log`` holds only the entries from that index on (a client that
+    has the first ``log_start`` entries of this view's log adds them; see the protocol)."""
     board = view.board
     return {
         "player": view.player,
@@ -137,16 +159,7 @@ def serialize_view(view: PlayerView) -> JSON:
         "final_turns_left": view.final_turns_left,
         "final_round_trigger": view.final_round_trigger if view.final_round_trigger >= 0 else None,
         "consecutive_passes": view.consecutive_passes,
-        "log": [
-            {
-                "player": e.player,
-                "text": e.text,
-                "notation": e.notation,
-                "card": _card(e.card),
-                "revealed": [_card(c) for c in e.revealed],
-            }
-            for e in view.log
-        ],
+        "log": [serialize_log_entry(e) for e in view.log[log_start:]],
         "all_tickets": (
             None if view.all_tickets is None else [[_ticket(board, t) for t in seat] for seat in view.all_tickets]
         ),

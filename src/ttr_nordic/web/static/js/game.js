@@ -30,7 +30,8 @@ export async function gamePage(app, gameId, token) {
   const routeByCode = new Map(board.routes.map((r) => [r.code, r]));
   const hotseat = summary.mode === "hotseat";
 
-  let msg = null; // last "state" message
+  let msg = null; // last "state" message (its view.log: the whole log, see logEntries)
+  let logEntries = []; // the log of the seat shown, put together from the state messages
   let result = null; // game_over message
   let revealed = null; // hotseat: the seat whose hand may be shown
   let openDialog = null; // {key, close}
@@ -63,7 +64,17 @@ export async function gamePage(app, gameId, token) {
     ws.onopen = () => { retry = 0; conn.textContent = "live"; conn.className = "conn ok"; };
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
-      if (m.type === "state") { msg = m; render(); }
+      if (m.type === "state") {
+        // A state carries the log only from entry log_start on: the entries before it are the
+        // ones this connection was sent already (all of them after connecting).
+        const start = m.log_start || 0;
+        if (start > logEntries.length) { ws.send(JSON.stringify({ type: "view", seat: m.seat })); return; }
+        if (start < logEntries.length) logEntries = logEntries.slice(0, start);
+        for (const entry of m.view.log) logEntries.push(entry);
+        m.view.log = logEntries;
+        msg = m;
+        render();
+      }
       else if (m.type === "game_over") { result = m; render(); }
       else if (m.type === "error") {
         toast(`${m.message}${m.code ? ` (${m.code})` : ""}`);
