@@ -23,8 +23,9 @@ import secrets
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 
@@ -254,6 +255,19 @@ class Append:
     winners: str | None  # "0,1" when this action ends the game
 
 
+# Core statements for the writer, run with a list of parameter sets (executemany).
+_GAMES = cast(Table, GameRow.__table__)
+_TOUCH_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("b_game")).values(updated_at=bindparam("b_now"))
+_END_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("b_game"))
+    .values(
+        updated_at=bindparam("b_now"), status=FINISHED, finished_at=bindparam("b_now"), winners=bindparam("b_winners")
+    )
+)
+_ADD_ACTIONS = insert(cast(Table, ActionRow.__table__))
+
+
 class GameService:
     """Creates, loads and advances games; one per running app."""
 
@@ -288,21 +302,29 @@ class GameService:
         return self._append_many([Append(game_id, index, seat, notation, winners)])
 
     def _append_many(self, batch: list[Append]) -> datetime:
-        """Store ``batch`` in one transaction (all or nothing); returns the time stamped."""
+        """Store ``batch`` in one transaction (all or nothing); returns the time stamped.
+
+        One statement per kind of row for the whole batch (executemany): the games' new
+        status, then the actions."""
         now = utcnow()
-        with self.sessions.begin() as session:
-            connection = session.connection()
-            for item in batch:
-                values: dict[str, object] = {"updated_at": now}
-                if item.winners is not None:
-                    values.update(status=FINISHED, finished_at=now, winners=item.winners)
-                result = connection.execute(update(GameRow).where(GameRow.id == item.game_id).values(**values))
-                if result.rowcount != 1:
-                    raise LookupError(f"game {item.game_id} vanished")
-            session.execute(
-                insert(ActionRow),
+        games: list[dict[str, object]] = []
+        ended: list[dict[str, object]] = []
+        for item in batch:
+            if item.winners is None:
+                games.append({"b_game": item.game_id, "b_now": now})
+            else:
+                ended.append({"b_game": item.game_id, "b_now": now, "b_winners": item.winners})
+        with self.engine.begin() as connection:
+            for statement, params in ((_TOUCH_GAME, games), (_END_GAME, ended)):
+                if not params:
+                    continue
+                result = connection.execute(statement, params)
+                if connection.dialect.supports_sane_multi_rowcount and result.rowcount != len(params):
+                    raise LookupError("a game of this batch vanished")
+            connection.execute(
+                _ADD_ACTIONS,
                 [
-                    {"game_id": i.game_id, "index": i.index, "seat": i.seat, "notation": i.notation, "created_at": now}
+                    {"game_id": i.game_id, "idx": i.index, "seat": i.seat, "notation": i.notation, "created_at": now}
                     for i in batch
                 ],
             )
