@@ -7,7 +7,7 @@ import json
 import random
 
 from ttr_nordic.engine import GameState, PlayerView
-from ttr_nordic.server.serialize import serialize_legal, serialize_view
+from ttr_nordic.server.serialize import action_label, serialize_legal, serialize_view
 
 #: Keys computed from the view alone (documented in serialize_view).
 DERIVED = {"is_my_turn", "phase_text", "claimed_routes"}
@@ -71,3 +71,23 @@ def test_legal_actions_have_labels() -> None:
     items = serialize_legal(state.board, state.legal_action_list())
     assert items and all(item["label"] and item["action"] for item in items)
     assert [i["action"] for i in items] == [a.notation() for a in state.legal_action_list()]
+
+
+def test_ticket_completion_and_labels_are_the_engines() -> None:
+    """Tickets' completion flags are ``view.ticket_status()``; labels are ``action_label``
+    (both are worked out once and remembered, so check them over whole games)."""
+    completed = 0
+    for seed in (7, 8, 9):
+        state = GameState.new(players=3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and len(state.history) < 400:
+            legal = state.legal_action_list()
+            items = serialize_legal(state.board, legal)
+            assert [i["label"] for i in items] == [action_label(state.board, a) for a in legal]
+            for seat in range(state.num_players):
+                view = state.view(seat)
+                tickets = serialize_view(view)["tickets"]
+                assert [(t["id"], t["completed"]) for t in tickets] == view.ticket_status()
+                completed += sum(done for _, done in view.ticket_status())
+            state.apply(rng.choice(legal))
+    assert completed > 0

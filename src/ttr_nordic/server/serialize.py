@@ -14,6 +14,7 @@ carry their ids, codes and names.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -36,6 +37,7 @@ from ..engine import (
     TunnelAttempt,
 )
 from ..engine.cards import describe_cards
+from ..engine.scoring import connected_components
 
 JSON = dict[str, Any]
 
@@ -67,9 +69,70 @@ def _ticket(board: Board, ticket: int, completed: bool | None = None) -> JSON:
     return data
 
 
+@lru_cache(maxsize=4096)
+def _components(edges: tuple[tuple[int, int], ...], num_cities: int) -> list[int]:
+    """A component label per city for these routes (remembered: a seat's routes change only when
+    it claims one, while its state is sent after every move)."""
+    return connected_components(edges, num_cities)
+
+
+def _ticket_status(view: PlayerView) -> list[tuple[int, bool]]:
+    """``view.ticket_status()`` (own tickets, each with whether own routes connect its cities),
+    with the seat's routes joined into components once rather than once per ticket."""
+    board = view.board
+    routes = board.routes
+    edges = tuple((routes[rid].a, routes[rid].b) for rid, owner in enumerate(view.route_owner) if owner == view.player)
+    labels = _components(edges, len(board.cities))
+    tickets = board.tickets
+    return [(t, labels[tickets[t].a] == labels[tickets[t].b]) for t in view.tickets]
+
+
 def _route(board: Board, route: int) -> JSON:
     r = board.routes[route]
     return {"id": r.id, "code": r.code, "name": r.name}
+
+
+class _BoardPieces:
+    """JSON pieces that depend on the board alone (a claimed route with its owner, a ticket,
+    an action's label), made once and then shared by every message: read-only."""
+
+    LABELS_KEPT = 50_000
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.claimed: dict[tuple[int, int], JSON] = {}
+        self.tickets: dict[tuple[int, bool | None], JSON] = {}
+        self.labels: dict[str, str] = {}
+
+    def claimed_route(self, route: int, owner: int) -> JSON:
+        data = self.claimed.get((route, owner))
+        if data is None:
+            data = self.claimed[route, owner] = {**_route(self.board, route), "owner": owner}
+        return data
+
+    def ticket(self, ticket: int, completed: bool | None = None) -> JSON:
+        data = self.tickets.get((ticket, completed))
+        if data is None:
+            data = self.tickets[ticket, completed] = _ticket(self.board, ticket, completed)
+        return data
+
+    def label(self, action: Action, notation: str) -> str:
+        label = self.labels.get(notation)
+        if label is None:
+            if len(self.labels) >= self.LABELS_KEPT:
+                self.labels.clear()
+            label = self.labels[notation] = action_label(self.board, action)
+        return label
+
+
+_pieces: _BoardPieces | None = None
+
+
+def _pieces_for(board: Board) -> _BoardPieces:
+    global _pieces
+    if _pieces is None or _pieces.board is not board:
+        _pieces = _BoardPieces(board)
+    return _pieces
 
 
 def _tunnel(board: Board, tunnel: TunnelAttempt | None) -> JSON | None:
@@ -126,8 +189,10 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
     ``phase_text`` and ``claimed_routes``, which are computed from the view alone).
 
     With ``log_start`` the ``log`` holds only the entries from that index on (a client that
-    has the first ``log_start`` entries of this view's log adds them; see the protocol)."""
+    has the first ``log_start`` entries of this view's log adds them; see the protocol).
+    Route and ticket entries are shared between results: treat the result as read-only."""
     board = view.board
+    pieces = _pieces_for(board)
     return {
         "player": view.player,
         "num_players": view.num_players,
@@ -143,7 +208,7 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
         "ticket_deck_count": view.ticket_deck_count,
         "route_owner": [owner if owner >= 0 else None for owner in view.route_owner],
         "claimed_routes": [
-            {**_route(board, rid), "owner": owner} for rid, owner in enumerate(view.route_owner) if owner >= 0
+            pieces.claimed_route(rid, owner) for rid, owner in enumerate(view.route_owner) if owner >= 0
         ],
         "trains": list(view.trains),
         "scores": list(view.scores),
@@ -152,16 +217,16 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
         "offer_counts": list(view.offer_counts),
         "known_cards": [_counts(c) for c in view.known_cards],
         "hand": _counts(view.hand),
-        "tickets": [_ticket(board, t, done) for t, done in view.ticket_status()],
-        "offered_tickets": [_ticket(board, t) for t in view.offered_tickets],
-        "returned_tickets": [_ticket(board, t) for t in view.returned_tickets],
+        "tickets": [pieces.ticket(t, done) for t, done in _ticket_status(view)],
+        "offered_tickets": [pieces.ticket(t) for t in view.offered_tickets],
+        "returned_tickets": [pieces.ticket(t) for t in view.returned_tickets],
         "tunnel": _tunnel(board, view.tunnel),
         "final_turns_left": view.final_turns_left,
         "final_round_trigger": view.final_round_trigger if view.final_round_trigger >= 0 else None,
         "consecutive_passes": view.consecutive_passes,
         "log": [serialize_log_entry(e) for e in view.log[log_start:]],
         "all_tickets": (
-            None if view.all_tickets is None else [[_ticket(board, t) for t in seat] for seat in view.all_tickets]
+            None if view.all_tickets is None else [[pieces.ticket(t) for t in seat] for seat in view.all_tickets]
         ),
         "result": None if view.result is None else serialize_result(board, view.result),
     }
@@ -189,4 +254,10 @@ def action_label(board: Board, action: Action) -> str:
 
 def serialize_legal(board: Board, actions: Sequence[Action]) -> list[JSON]:
     """Legal actions as ``{"action": notation, "label": text}``."""
-    return [{"action": a.notation(), "label": action_label(board, a)} for a in actions]
+    pieces = _pieces_for(board)
+    out: list[JSON] = []
+    for action in actions:
+        notation = action.notation()
+        label = pieces.label(action, notation)
+        out.append({"action": notation, "label": label})
+    return out
