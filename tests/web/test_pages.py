@@ -194,7 +194,12 @@ def test_phone_layout_and_keyboard(browser: Any, browser_context_args: dict[str,
 def test_socket_reconnects_and_server_errors_show(page: Any, requests_seen: RequestLog) -> None:
     start_ai_game(page)
     page.locator("#keep-confirm").click()
-    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=20000)
+    # both players have kept their tickets (2 actions) and the main game waits on this player;
+    # until the server answers the keep, the page still shows the keep decision as this player's turn
+    page.wait_for_function(
+        "() => Number(document.body.dataset.actions) >= 2 && document.body.dataset.myTurn === '1'",
+        timeout=20000,
+    )
     # hovering a ticket highlights its two cities
     page.locator("#tickets li").first.hover()
     expect(page.locator(".city.hl")).to_have_count(2)
