@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -98,3 +101,22 @@ def test_unknown_game_and_unfinished_record(client: TestClient) -> None:
     assert response.json()["error"]["code"] == "GAME_NOT_FINISHED"
     assert client.get("/api/games").json() == {"games": []}
     assert client.get("/api/games?status=active").status_code == 422
+
+
+def test_a_server_process_tunes_the_garbage_collector(tmp_path: Path) -> None:
+    """``ttr-nordic serve`` (create_app with tune_gc) freezes what is alive once the app has
+    started and raises the first GC threshold; an app built for tests leaves the GC alone.
+    In a subprocess, since the GC settings are the whole process's."""
+    code = f"""
+import gc
+from starlette.testclient import TestClient
+from ttr_nordic.server import create_app
+before = gc.get_threshold()
+with TestClient(create_app({f"sqlite:///{tmp_path / 'a.sqlite'}"!r})):
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+with TestClient(create_app({f"sqlite:///{tmp_path / 'b.sqlite'}"!r}, tune_gc=True)):
+    assert gc.get_threshold()[0] == 10_000 and gc.get_freeze_count() > 0
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stdout + done.stderr

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -110,9 +111,30 @@ def _error(status: int, code: str, message: str, details: Any = None) -> JSONRes
     return JSONResponse({"error": body}, status_code=status)
 
 
-def create_app(database_url: str | None = None) -> FastAPI:
+#: The garbage collector's first threshold in a server process (Python's default is 700).
+SERVER_GC_THRESHOLD = 10_000
+
+
+def tune_gc_for_server() -> None:
+    """Set the garbage collector up for a server process (one app, running long).
+
+    What is alive once the app has started (modules, the board, the database engine) is
+    left out of later collections (:func:`gc.freeze`), and the youngest generation is
+    collected after 10,000 new objects rather than 700, so a game state replaced on the next
+    move is freed by reference counting before a collection sees it and is not carried into
+    the older generations. In the load benchmark (4,000 moves of 100 games) this removed
+    the full collections (two or three a run, 25-100 ms each, the event loop paused) and
+    halved the time spent collecting."""
+    gc.collect()
+    gc.freeze()
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(SERVER_GC_THRESHOLD, older, oldest)
+
+
+def create_app(database_url: str | None = None, *, tune_gc: bool = False) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
-    user's data directory). The schema is migrated when the app starts."""
+    user's data directory). The schema is migrated when the app starts; then, with
+    ``tune_gc`` (``ttr-nordic serve``), :func:`tune_gc_for_server`."""
     url = database_url or default_database_url()
 
     @asynccontextmanager
@@ -121,6 +143,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, engine)
         service = GameService(engine)
         app.state.service = service
+        if tune_gc:
+            tune_gc_for_server()
         try:
             yield
         finally:

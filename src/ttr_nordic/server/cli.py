@@ -25,7 +25,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"the server needs the web extra (pip install 'ttr-nordic[web]'): {exc}")
         return 1
-    app = create_app(args.database_url)
+    app = create_app(args.database_url, tune_gc=True)
     print(f"Serving on http://{args.host}:{args.port}/ (database: {app.state.database_url})")
     # No per-message deflate (uvicorn offers it by default, browsers accept it): a state is a
     # few KB now that the log comes in pieces (see protocol.py), and deflating one took about
