@@ -5,6 +5,7 @@ given their seed and an iteration budget, and read only their view."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,15 @@ PHASES = {"INITIAL_TICKETS", "CHOOSE_ACTION", "SECOND_CARD", "KEEP_TICKETS", "TU
 SEARCHERS: dict[str, Callable[[int], Agent]] = {
     "rollout_search": lambda seed: RolloutSearchAgent(
         ticket_rollouts=4, action_rollouts=2, keep_candidates=3, seed=seed
+    ),
+    "rollout_search_inferring": lambda seed: RolloutSearchAgent(
+        ticket_rollouts=4,
+        action_rollouts=2,
+        keep_candidates=3,
+        search_actions=True,
+        ticket_inference=True,
+        light_rollouts=True,
+        seed=seed,
     ),
     "ismcts": lambda seed: MCTSAgent(iterations=4, seed=seed),
     "paired": lambda seed: PairedSearchAgent(rollouts=4, max_candidates=3, seed=seed),
@@ -109,7 +119,7 @@ def test_rollout_search_searches_actions_and_tunnels(
     assert {"INITIAL_TICKETS", "KEEP_TICKETS", "CHOOSE_ACTION", "TUNNEL_EXTRA"} <= searched
 
 
-@pytest.mark.parametrize("name", ["rollout_search", "ismcts", "paired"])
+@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "ismcts", "paired"])
 def test_deterministic_given_seed(name: str, decisions: list[tuple[GameState, PlayerView, list[Action]]]) -> None:
     first = SEARCHERS[name](7)
     second = SEARCHERS[name](7)
@@ -122,7 +132,7 @@ def test_deterministic_games() -> None:
     assert records[0] == records[1]
 
 
-@pytest.mark.parametrize("name", ["rollout_search", "ismcts", "paired"])
+@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "ismcts", "paired"])
 def test_same_choice_when_hidden_information_is_dealt_again(
     name: str, decisions: list[tuple[GameState, PlayerView, list[Action]]]
 ) -> None:
@@ -134,10 +144,12 @@ def test_same_choice_when_hidden_information_is_dealt_again(
         other = game.determinize(view.player, rng)
         assert other.hands[view.player] == game.hands[view.player]
         twin = copy.deepcopy(agent)
-        assert twin.choose(other.view(view.player), legal) == agent.choose(view, legal)
+        # a sample keeps no history: its view gets the real game's public log back
+        redealt = dataclasses.replace(other.view(view.player), log=view.log)
+        assert twin.choose(redealt, legal) == agent.choose(view, legal)
 
 
-@pytest.mark.parametrize("name", ["rollout_search", "ismcts", "paired"])
+@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "ismcts", "paired"])
 def test_touches_only_its_own_samples(
     name: str, monkeypatch: pytest.MonkeyPatch, decisions: list[tuple[GameState, PlayerView, list[Action]]]
 ) -> None:

@@ -45,7 +45,8 @@ from ..engine import (
     PayTunnelExtra,
     PlayerView,
 )
-from .baselines import RouteFocusAgent
+from .baselines import Context, RouteFocusAgent
+from .inference import TicketInference, assign_tickets
 from .planning import board_tables, hand_weights, plan_tickets, route_status
 
 #: At most this many ticket choices are searched (the best by Route Focus's own estimate).
@@ -68,11 +69,39 @@ def rollout_value(state: GameState, player: int) -> float:
     return totals[player] - best_other + WIN_BONUS * win
 
 
-def play_out(state: GameState, seed: int, deadline: float | None = None, max_actions: int = 3000) -> bool:
-    """Finish a (determinized) game with every player playing Route Focus, its randomness
-    fixed by ``seed`` (one agent per seat, seeded ``seed + seat``). False if ``deadline``
-    (a ``time.perf_counter()`` value) passed first, leaving the game unfinished."""
-    agents = [RouteFocusAgent(seed=seed + q) for q in range(state.num_players)]
+class LightRouteFocus(RouteFocusAgent):
+    """Route Focus for rollouts: its plan ignores the hand, so it is re-planned only when
+    routes, tickets or trains change (about a third faster; as strong within noise)."""
+
+    name = "route_focus_light"
+    hand_beta = 0.0
+
+    def _context(self, view: PlayerView, legal: Sequence[Action]) -> Context:
+        tables = board_tables(view.board)
+        status = route_status(view)
+        key = (view.route_owner, view.tickets, view.trains[view.player], view.player, id(view.board))
+        if key != self._plan_key or self._plan is None:
+            order = self._order(tables, view.tickets)
+            self._plan = plan_tickets(tables, status, tables.train_cost, order, view.trains[view.player])
+            self._plan_key = key
+        claims: dict[int, list[Claim]] = {}
+        for action in legal:
+            if isinstance(action, Claim):
+                claims.setdefault(action.route, []).append(action)
+        return Context(view, tables, status, self._plan, claims)
+
+
+def play_out(
+    state: GameState,
+    seed: int,
+    deadline: float | None = None,
+    max_actions: int = 3000,
+    policy: type[RouteFocusAgent] = RouteFocusAgent,
+) -> bool:
+    """Finish a (determinized) game with every player playing ``policy`` (Route Focus), its
+    randomness fixed by ``seed`` (one agent per seat, seeded ``seed + seat``). False if
+    ``deadline`` (a ``time.perf_counter()`` value) passed first, leaving the game unfinished."""
+    agents = [policy(seed=seed + q) for q in range(state.num_players)]
     for count in range(max_actions):
         if state.is_over:
             return True
@@ -89,6 +118,9 @@ class RolloutSearchAgent:
 
     ``ticket_rollouts`` and ``action_rollouts`` bound the rollouts of a ticket search and
     of an action (or tunnel) search; ``time_limit`` (seconds, or None) caps any one search.
+    With ``ticket_inference``, the samples give each opponent tickets that explain the
+    routes it claimed (:class:`~.inference.TicketInference`) instead of random ones; with
+    ``light_rollouts``, rollouts play :class:`LightRouteFocus`.
     """
 
     def __init__(
@@ -101,6 +133,8 @@ class RolloutSearchAgent:
         keep_candidates: int = MAX_KEEP_CANDIDATES,
         seed: int | None = None,
         name: str = "rollout_search",
+        ticket_inference: bool = False,
+        light_rollouts: bool = False,
     ) -> None:
         self.ticket_rollouts = ticket_rollouts
         self.action_rollouts = action_rollouts
@@ -111,8 +145,20 @@ class RolloutSearchAgent:
         self.rng = random.Random(seed)
         self.base = RouteFocusAgent(seed=self.rng.getrandbits(32))
         self.name = name
+        self.inference = TicketInference() if ticket_inference else None
+        self.policy: type[RouteFocusAgent] = LightRouteFocus if light_rollouts else RouteFocusAgent
         self.last_rollouts = 0
         self.searches = 0
+
+    def sample(self, view: PlayerView) -> GameState:
+        """A determinized state for a search: the view's unseen cards and tickets dealt at
+        random, opponents' tickets guessed from their claims with ``ticket_inference``."""
+        state = view.determinize(self.rng)
+        if self.inference is not None:
+            for q in range(view.num_players):
+                if q != view.player:
+                    assign_tickets(state, q, self.inference.sample(view, q, self.rng))
+        return state
 
     # ------------------------------------------------------------ decisions
 
@@ -231,13 +277,13 @@ class RolloutSearchAgent:
                     if elapsed * (samples + 1) / samples > self.time_limit:
                         out_of_time = True
                         break
-                sample = view.determinize(self.rng)
+                sample = self.sample(view)
                 seed = self.rng.getrandbits(31)
                 finished: list[float] = []
                 for action in alive:
                     state = sample.clone()
                     state.apply_unchecked(action)
-                    if not play_out(state, seed, deadline):
+                    if not play_out(state, seed, deadline, policy=self.policy):
                         break
                     finished.append(rollout_value(state, me))
                 if len(finished) < len(alive):
@@ -276,4 +322,4 @@ class RolloutSearchAgent:
         return mean, math.sqrt(var / n)
 
 
-__all__ = ["RolloutSearchAgent", "play_out", "rollout_value"]
+__all__ = ["LightRouteFocus", "RolloutSearchAgent", "play_out", "rollout_value"]

@@ -1,0 +1,123 @@
+"""How much of the search agent's weakness comes from not knowing the opponent's tickets.
+
+Plays ``rollout_search`` (claims searched too) against ``route_focus`` in 2-player games,
+seats alternated, with three ways of sampling the hidden information for its searches:
+
+* ``view``: the agent's own view, unseen cards and tickets dealt at random (the real agent);
+* ``inferred``: as ``view``, but the opponent's tickets guessed from the routes it claimed
+  (``TicketInference``);
+* ``revealed``: an experiment only, not a fair agent: the samples hold the opponent's real
+  tickets and hand (the draw pile and the ticket pile are reshuffled, so the future stays
+  unknown). It bounds what better ticket inference could give this search.
+
+    .venv/bin/python benchmarks/search_ceiling.py --games 20 --modes view,inferred,revealed
+
+Prints one line per mode: wins, win rate with its 95% Wilson interval, mean scores and
+seconds per game. Slow: each game takes 15–30 s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from ttr_nordic.ai.baselines import RouteFocusAgent
+from ttr_nordic.ai.expert import RolloutSearchAgent
+from ttr_nordic.engine import GameState, PlayerView
+
+
+class RevealedSearch(RolloutSearchAgent):
+    """Experiment only: searches on the real state with the card and ticket piles reshuffled."""
+
+    true_state: GameState | None = None
+
+    def sample(self, view: PlayerView) -> GameState:
+        assert self.true_state is not None
+        state = self.true_state.clone()
+        state.rng = random.Random(self.rng.getrandbits(32))
+        self.rng.shuffle(state.deck)
+        self.rng.shuffle(state.ticket_deck)
+        return state
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = p + z * z / (2 * n)
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (c - h) / d, (c + h) / d
+
+
+def play(job: tuple[str, int, int]) -> dict[str, Any]:
+    mode, index, rollouts = job
+    me = index % 2
+    kwargs: dict[str, Any] = dict(
+        ticket_rollouts=rollouts, action_rollouts=rollouts, search_actions=True, seed=index, light_rollouts=True
+    )
+    agent: RolloutSearchAgent
+    if mode == "revealed":
+        agent = RevealedSearch(**kwargs)
+    else:
+        agent = RolloutSearchAgent(ticket_inference=mode == "inferred", **kwargs)
+    opponent = RouteFocusAgent(seed=1000 + index)
+    state = GameState.new(players=2, seed=50_000 + index)
+    start = time.perf_counter()
+    while not state.is_over:
+        player = state.decision.player
+        legal = state.legal_action_list()
+        if player == me:
+            if isinstance(agent, RevealedSearch):
+                agent.true_state = state
+            action = agent.choose(state.view(player), legal)
+        else:
+            action = opponent.choose(state.view(player), legal)
+        state.apply(action, player)
+    result = state.result()
+    return {
+        "mode": mode,
+        "won": result.winners == (me,),
+        "score": result.totals[me],
+        "opponent": result.totals[1 - me],
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--modes", default="view,inferred,revealed")
+    parser.add_argument("--rollouts", type=int, default=24)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    for mode in modes:
+        if mode not in ("view", "inferred", "revealed"):
+            parser.error(f"unknown mode {mode!r}")
+    jobs = [(mode, i, args.rollouts) for mode in modes for i in range(args.games)]
+    with multiprocessing.Pool(args.workers) as pool:
+        rows = pool.map(play, jobs, chunksize=1)
+    for mode in modes:
+        mine = [r for r in rows if r["mode"] == mode]
+        wins = sum(r["won"] for r in mine)
+        low, high = wilson(wins, len(mine))
+        print(
+            f"{mode:9s} games {len(mine)} wins {wins} win_rate {wins / len(mine):.3f} [{low:.3f}, {high:.3f}] "
+            f"score {statistics.mean(r['score'] for r in mine):.1f} "
+            f"route_focus {statistics.mean(r['opponent'] for r in mine):.1f} "
+            f"s/game {statistics.median(r['seconds'] for r in mine):.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
