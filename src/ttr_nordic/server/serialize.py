@@ -14,7 +14,6 @@ carry their ids, codes and names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -69,21 +68,11 @@ def _ticket(board: Board, ticket: int, completed: bool | None = None) -> JSON:
     return data
 
 
-@lru_cache(maxsize=4096)
-def _components(edges: tuple[tuple[int, int], ...], num_cities: int) -> list[int]:
-    """A component label per city for these routes (remembered: a seat's routes change only when
-    it claims one, while its state is sent after every move)."""
-    return connected_components(edges, num_cities)
-
-
 def _ticket_status(view: PlayerView) -> list[tuple[int, bool]]:
     """``view.ticket_status()`` (own tickets, each with whether own routes connect its cities),
-    with the seat's routes joined into components once rather than once per ticket."""
-    board = view.board
-    routes = board.routes
-    edges = tuple((routes[rid].a, routes[rid].b) for rid, owner in enumerate(view.route_owner) if owner == view.player)
-    labels = _components(edges, len(board.cities))
-    tickets = board.tickets
+    with the seat's routes joined into components once per board position, not once per ticket."""
+    labels = _pieces_for(view.board).components(view.route_owner, view.player)
+    tickets = view.board.tickets
     return [(t, labels[tickets[t].a] == labels[tickets[t].b]) for t in view.tickets]
 
 
@@ -97,12 +86,41 @@ class _BoardPieces:
     an action's label), made once and then shared by every message: read-only."""
 
     LABELS_KEPT = 50_000
+    #: Board positions (route owners) remembered: a move's messages to every seat share one.
+    POSITIONS_KEPT = 4_096
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.claimed: dict[tuple[int, int], JSON] = {}
         self.tickets: dict[tuple[int, bool | None], JSON] = {}
         self.labels: dict[str, str] = {}
+        self.legal_actions: dict[Action, JSON] = {}
+        self.positions: dict[tuple[int, ...], tuple[list[int | None], list[JSON]]] = {}
+        self.labelled: dict[tuple[tuple[int, ...], int], list[int]] = {}
+
+    def position(self, route_owner: tuple[int, ...]) -> tuple[list[int | None], list[JSON]]:
+        """``route_owner`` as JSON (None for a free route) and the claimed routes with owners."""
+        data = self.positions.get(route_owner)
+        if data is None:
+            if len(self.positions) >= self.POSITIONS_KEPT:
+                self.positions.clear()
+            data = self.positions[route_owner] = (
+                [owner if owner >= 0 else None for owner in route_owner],
+                [self.claimed_route(rid, owner) for rid, owner in enumerate(route_owner) if owner >= 0],
+            )
+        return data
+
+    def components(self, route_owner: tuple[int, ...], player: int) -> list[int]:
+        """A component label per city over ``player``'s routes."""
+        key = (route_owner, player)
+        labels = self.labelled.get(key)
+        if labels is None:
+            if len(self.labelled) >= self.POSITIONS_KEPT:
+                self.labelled.clear()
+            routes = self.board.routes
+            edges = ((routes[rid].a, routes[rid].b) for rid, owner in enumerate(route_owner) if owner == player)
+            labels = self.labelled[key] = connected_components(edges, len(self.board.cities))
+        return labels
 
     def claimed_route(self, route: int, owner: int) -> JSON:
         data = self.claimed.get((route, owner))
@@ -114,6 +132,16 @@ class _BoardPieces:
         data = self.tickets.get((ticket, completed))
         if data is None:
             data = self.tickets[ticket, completed] = _ticket(self.board, ticket, completed)
+        return data
+
+    def legal(self, action: Action) -> JSON:
+        """``{"action": notation, "label": text}`` for a legal action."""
+        data = self.legal_actions.get(action)
+        if data is None:
+            if len(self.legal_actions) >= self.LABELS_KEPT:
+                self.legal_actions.clear()
+            notation = action.notation()
+            data = self.legal_actions[action] = {"action": notation, "label": self.label(action, notation)}
         return data
 
     def label(self, action: Action, notation: str) -> str:
@@ -193,6 +221,7 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
     Route and ticket entries are shared between results: treat the result as read-only."""
     board = view.board
     pieces = _pieces_for(board)
+    route_owner, claimed_routes = pieces.position(view.route_owner)
     return {
         "player": view.player,
         "num_players": view.num_players,
@@ -206,10 +235,8 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
         "deck_count": view.deck_count,
         "discard": _counts(view.discard),
         "ticket_deck_count": view.ticket_deck_count,
-        "route_owner": [owner if owner >= 0 else None for owner in view.route_owner],
-        "claimed_routes": [
-            pieces.claimed_route(rid, owner) for rid, owner in enumerate(view.route_owner) if owner >= 0
-        ],
+        "route_owner": route_owner,
+        "claimed_routes": claimed_routes,
         "trains": list(view.trains),
         "scores": list(view.scores),
         "hand_sizes": list(view.hand_sizes),
@@ -255,9 +282,4 @@ def action_label(board: Board, action: Action) -> str:
 def serialize_legal(board: Board, actions: Sequence[Action]) -> list[JSON]:
     """Legal actions as ``{"action": notation, "label": text}``."""
     pieces = _pieces_for(board)
-    out: list[JSON] = []
-    for action in actions:
-        notation = action.notation()
-        label = pieces.label(action, notation)
-        out.append({"action": notation, "label": label})
-    return out
+    return [pieces.legal(action) for action in actions]
