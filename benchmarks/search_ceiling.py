@@ -19,7 +19,6 @@ seconds per game. Slow: each game takes 15–30 s on one core.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import random
 import statistics
@@ -33,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from ttr_nordic.ai.baselines import RouteFocusAgent
 from ttr_nordic.ai.expert import RolloutSearchAgent
 from ttr_nordic.engine import GameState, PlayerView
+from ttr_nordic.sim.summary import wilson_interval
 
 
 class RevealedSearch(RolloutSearchAgent):
@@ -47,16 +47,6 @@ class RevealedSearch(RolloutSearchAgent):
         self.rng.shuffle(state.deck)
         self.rng.shuffle(state.ticket_deck)
         return state
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = p + z * z / (2 * n)
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (c - h) / d, (c + h) / d
 
 
 def play(job: tuple[str, int, int]) -> dict[str, Any]:
@@ -110,7 +100,7 @@ def main() -> None:
     for mode in modes:
         mine = [r for r in rows if r["mode"] == mode]
         wins = sum(r["won"] for r in mine)
-        low, high = wilson(wins, len(mine))
+        low, high = wilson_interval(wins, len(mine))
         print(
             f"{mode:9s} games {len(mine)} wins {wins} win_rate {wins / len(mine):.3f} [{low:.3f}, {high:.3f}] "
             f"score {statistics.mean(r['score'] for r in mine):.1f} "

@@ -207,12 +207,20 @@ class BaselineAgent:
         """Tickets in planning order: most valuable first."""
         return sorted(tickets, key=lambda t: (-tables.ticket_points[t], t))
 
+    def _plan_inputs(self, view: PlayerView) -> tuple[object, ...]:
+        """What the plan depends on: it is re-planned only when this changes."""
+        return (view.route_owner, view.tickets, view.hand, view.trains[view.player], view.player, id(view.board))
+
+    def _plan_weights(self, tables: BoardTables, view: PlayerView) -> Sequence[float]:
+        """Planning cost per route: the agent's weights, plus a little per card the hand misses."""
+        return hand_weights(tables, self._weights(tables), view.hand, self.hand_beta)
+
     def _context(self, view: PlayerView, legal: Sequence[Action]) -> Context:
         tables = board_tables(view.board)
         status = route_status(view)
-        key = (view.route_owner, view.tickets, view.hand, view.trains[view.player], view.player, id(view.board))
+        key = self._plan_inputs(view)
         if key != self._plan_key or self._plan is None:
-            weights = hand_weights(tables, self._weights(tables), view.hand, self.hand_beta)
+            weights = self._plan_weights(tables, view)
             self._plan = plan_tickets(
                 tables, status, weights, self._order(tables, view.tickets), view.trains[view.player]
             )

@@ -45,9 +45,9 @@ from ..engine import (
     PayTunnelExtra,
     PlayerView,
 )
-from .baselines import Context, RouteFocusAgent
+from .baselines import RouteFocusAgent
 from .inference import TicketInference, assign_tickets
-from .planning import board_tables, hand_weights, plan_tickets, route_status
+from .planning import BoardTables, board_tables, hand_weights, plan_tickets, route_status
 
 #: At most this many ticket choices are searched (the best by Route Focus's own estimate).
 MAX_KEEP_CANDIDATES = 8
@@ -76,19 +76,11 @@ class LightRouteFocus(RouteFocusAgent):
     name = "route_focus_light"
     hand_beta = 0.0
 
-    def _context(self, view: PlayerView, legal: Sequence[Action]) -> Context:
-        tables = board_tables(view.board)
-        status = route_status(view)
-        key = (view.route_owner, view.tickets, view.trains[view.player], view.player, id(view.board))
-        if key != self._plan_key or self._plan is None:
-            order = self._order(tables, view.tickets)
-            self._plan = plan_tickets(tables, status, tables.train_cost, order, view.trains[view.player])
-            self._plan_key = key
-        claims: dict[int, list[Claim]] = {}
-        for action in legal:
-            if isinstance(action, Claim):
-                claims.setdefault(action.route, []).append(action)
-        return Context(view, tables, status, self._plan, claims)
+    def _plan_inputs(self, view: PlayerView) -> tuple[object, ...]:
+        return (view.route_owner, view.tickets, view.trains[view.player], view.player, id(view.board))
+
+    def _plan_weights(self, tables: BoardTables, view: PlayerView) -> Sequence[float]:
+        return self._weights(tables)
 
 
 def play_out(

@@ -33,12 +33,11 @@ True
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Sequence
 
 from ..engine import GameState, PlayerView
-from .planning import INF, BoardTables, board_tables
+from .planning import INF, BoardTables, board_tables, dijkstra
 
 
 def claim_history(view: PlayerView) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -64,23 +63,6 @@ def claim_history(view: PlayerView) -> list[tuple[int, int, tuple[int, ...]]]:
             out.append((player, route, tuple(owners)))
             owners[route] = player
     return out
-
-
-def _distances(tables: BoardTables, cost: Sequence[float], source: int) -> list[float]:
-    dist = [INF] * tables.num_cities
-    dist[source] = 0.0
-    heap = [(0.0, source)]
-    adjacency = tables.adjacency
-    while heap:
-        d, city = heapq.heappop(heap)
-        if d > dist[city]:
-            continue
-        for rid, other in adjacency[city]:
-            nd = d + cost[rid]
-            if nd < dist[other]:
-                dist[other] = nd
-                heapq.heappush(heap, (nd, other))
-    return dist
 
 
 def _costs(tables: BoardTables, owners: Sequence[int], player: int, two_players: bool) -> list[float]:
@@ -113,6 +95,8 @@ class TicketInference:
         #: Weight of a ticket that explains nothing (so that every ticket stays possible).
         self.floor = floor
         self._explains: dict[tuple[int, int, tuple[int, ...]], frozenset[int]] = {}
+        # the last position's explanations per player: a search samples many times per decision
+        self._last: dict[int, tuple[tuple[object, ...], tuple[dict[int, list[int]], int]]] = {}
 
     def _explained_by(self, view: PlayerView, player: int, route: int, owners: tuple[int, ...]) -> frozenset[int]:
         """Tickets (not yet completed then) with ``route`` on one of their shortest paths."""
@@ -128,13 +112,13 @@ class TicketInference:
         for ticket, (a, b) in enumerate(zip(tables.ticket_a, tables.ticket_b, strict=True)):
             da = dist.get(a)
             if da is None:
-                da = dist[a] = _distances(tables, cost, a)
+                da = dist[a] = dijkstra(tables, cost, a)[0]
             total = da[b]
             if total == 0.0 or total == INF:
                 continue
             db = dist.get(b)
             if db is None:
-                db = dist[b] = _distances(tables, cost, b)
+                db = dist[b] = dijkstra(tables, cost, b)[0]
             if min(da[x] + length + db[y], da[y] + length + db[x]) <= total + 1e-9:
                 found.append(ticket)
         result = frozenset(found)
@@ -144,6 +128,10 @@ class TicketInference:
     def explanations(self, view: PlayerView, player: int) -> tuple[dict[int, list[int]], int]:
         """For each ticket ``player`` may hold, the indices of its claims that ticket explains;
         and the number of its claims."""
+        key = (len(view.log), view.route_owner, view.tickets, view.returned_tickets, view.offered_tickets)
+        last = self._last.get(player)
+        if last is not None and last[0] == key:
+            return last[1]
         tables = board_tables(view.board)
         known = set(view.tickets) | set(view.returned_tickets) | set(view.offered_tickets)
         out: dict[int, list[int]] = {t: [] for t in range(len(tables.ticket_a)) if t not in known}
@@ -152,6 +140,7 @@ class TicketInference:
             for ticket in self._explained_by(view, player, route, owners):
                 if ticket in out:
                     out[ticket].append(index)
+        self._last[player] = (key, (out, len(claims)))
         return out, len(claims)
 
     def sample(self, view: PlayerView, player: int, rng: random.Random) -> list[int]:

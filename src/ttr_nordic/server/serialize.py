@@ -93,7 +93,6 @@ class _BoardPieces:
         self.board = board
         self.claimed: dict[tuple[int, int], JSON] = {}
         self.tickets: dict[tuple[int, bool | None], JSON] = {}
-        self.labels: dict[str, str] = {}
         self.legal_actions: dict[Action, JSON] = {}
         self.positions: dict[tuple[int, ...], tuple[list[int | None], list[JSON]]] = {}
         self.labelled: dict[tuple[tuple[int, ...], int], list[int]] = {}
@@ -141,16 +140,8 @@ class _BoardPieces:
             if len(self.legal_actions) >= self.LABELS_KEPT:
                 self.legal_actions.clear()
             notation = action.notation()
-            data = self.legal_actions[action] = {"action": notation, "label": self.label(action, notation)}
+            data = self.legal_actions[action] = {"action": notation, "label": action_label(self.board, action)}
         return data
-
-    def label(self, action: Action, notation: str) -> str:
-        label = self.labels.get(notation)
-        if label is None:
-            if len(self.labels) >= self.LABELS_KEPT:
-                self.labels.clear()
-            label = self.labels[notation] = action_label(self.board, action)
-        return label
 
 
 _pieces: _BoardPieces | None = None
