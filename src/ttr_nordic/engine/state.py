@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .actions import (
     DECLINE_TUNNEL,
@@ -143,12 +143,32 @@ class TunnelAttempt(NamedTuple):
 
 
 _CLAIM_CACHE: dict[tuple[int, Counts], Claim] = {}
-# Per route: [id, length, twin, claims]; claims None until first needed (see _append_claims).
-_RouteClaims = tuple[list[Any], ...]
-_Candidates = dict[Counts, _RouteClaims]
+# The claim candidates of one hand: (route, length, twin, claim set id) per route the hand
+# might pay for, plus a slot per ferry or Murmansk–Lieksa whose many payments are worked out
+# only once it is claimable (claim set id -1 - slot). The entries are plain integers, so the
+# garbage collector stops tracking them: with lists of claims per route, 200,000 cached
+# hands made a full collection take seconds (hence also the smaller bound).
+_RouteClaims = tuple[tuple[int, int, int, int], ...]
+_LazySlots = list[tuple[Claim, ...] | None] | tuple[()]
+_Candidates = dict[Counts, tuple[_RouteClaims, _LazySlots]]
 # Claim candidates per hand, shared by all games on one board (see _claim_candidates).
-_CANDIDATE_CACHE_SIZE: Final = 200_000
+_CANDIDATE_CACHE_SIZE: Final = 50_000
+# Ferry payments are many for a big hand: the cache is also dropped once the ferry claims it
+# holds pass this count, which keeps the objects the collector tracks below about a million.
+_LAZY_CLAIM_LIMIT: Final = 600_000
+_lazy_claim_count = 0
+# Claim sets by id: the few distinct tuples of claims that regular routes and tunnels offer.
+_CLAIM_SETS: list[tuple[Claim, ...]] = [()]
+_CLAIM_SET_IDS: dict[tuple[Claim, ...], int] = {(): 0}
 _KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
+
+
+def _claim_set_id(claims: tuple[Claim, ...]) -> int:
+    cid = _CLAIM_SET_IDS.get(claims)
+    if cid is None:
+        cid = _CLAIM_SET_IDS[claims] = len(_CLAIM_SETS)
+        _CLAIM_SETS.append(claims)
+    return cid
 
 
 def _claim(route: int, payment: Counts) -> Claim:
@@ -236,6 +256,7 @@ class GameState:
     determinized: bool
     _routes: tuple[_RouteInfo, ...]
     _simple_claims: _SimpleClaims
+    _simple_ids: _SimpleIds
     _candidates: _Candidates
 
     # ------------------------------------------------------------------ setup
@@ -305,7 +326,7 @@ class GameState:
         state.log = []
         state.described_log = {}
         state.determinized = False
-        state._routes, state._simple_claims, state._candidates = _route_tables(board)
+        state._routes, state._simple_claims, state._simple_ids, state._candidates = _route_tables(board)
         return state
 
     first_player: int
@@ -352,6 +373,7 @@ class GameState:
         other.determinized = self.determinized
         other._routes = self._routes
         other._simple_claims = self._simple_claims
+        other._simple_ids = self._simple_ids
         other._candidates = self._candidates
         return other
 
@@ -457,60 +479,82 @@ class GameState:
         p = self.current
         hand = self.hands[p]
         key = (hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7], hand[8])
-        candidates = self._candidates.get(key)
-        if candidates is None:
-            candidates = self._claim_candidates(key)
+        cached = self._candidates.get(key)
+        if cached is None:
+            cached = self._claim_candidates(key)
+        candidates, lazy = cached
         trains = self.trains[p]
         owner = self.route_owner
         two_players = self.num_players == 2
-        for entry in candidates:
-            rid, length, twin, claims = entry
+        claim_sets = _CLAIM_SETS
+        for rid, length, twin, cid in candidates:
             if owner[rid] != EMPTY or length > trains:
                 continue
             if twin >= 0:
                 twin_owner = owner[twin]
                 if twin_owner != EMPTY and (two_players or twin_owner == p):
                     continue
+            if cid >= 0:
+                out.extend(claim_sets[cid])
+                continue
+            claims = lazy[-1 - cid]
             if claims is None:
                 # Ferries and Murmansk–Lieksa are worked out only once they are claimable.
-                claims = entry[3] = self._expensive_claims(rid, key)
+                claims = lazy[-1 - cid] = self._expensive_claims(rid, key)  # type: ignore[index]
             out.extend(claims)
 
     def _expensive_claims(self, rid: int, hand: Counts) -> tuple[Claim, ...]:
+        global _lazy_claim_count
         route = self.board.routes[rid]
         if route.kind is RouteKind.FERRY:
-            return _claims(rid, ferry_options(route, hand))
-        return _claims(rid, special_options(route, hand))
+            claims = _claims(rid, ferry_options(route, hand))
+        else:
+            claims = _claims(rid, special_options(route, hand))
+        _lazy_claim_count += len(claims)
+        if _lazy_claim_count > _LAZY_CLAIM_LIMIT:
+            self._drop_candidates()
+        return claims
 
-    def _claim_candidates(self, hand: Counts) -> _RouteClaims:
+    def _drop_candidates(self) -> None:
+        global _lazy_claim_count
+        self._candidates.clear()
+        _CLAIM_CACHE.clear()  # ferry payments of the dropped hands; the claim sets keep the rest
+        _lazy_claim_count = 0
+
+    def _claim_candidates(self, hand: Counts) -> tuple[_RouteClaims, _LazySlots]:
         """Every claim ``hand`` can pay for, by route, ignoring ownership and trains (cached
         per hand: hands recur often, and this is the hot path of random play)."""
         locos = hand[LOCOMOTIVE]
         best_color = max(hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7])
         hand_total = sum(hand)
-        simple = self._simple_claims
+        simple = self._simple_ids
         routes = self.board.routes
-        found: list[list[Any]] = []
+        found: list[tuple[int, int, int, int]] = []
+        slots = 0
         for rid, length, color, kind, twin in self._routes:
             if kind == _REGULAR:
                 if color != GRAY:
                     if hand[color] >= length:
-                        found.append([rid, length, twin, simple[rid][color]])
+                        found.append((rid, length, twin, simple[rid][color]))
                 elif best_color >= length:
-                    row = simple[rid]
-                    found.append([rid, length, twin, tuple([row[c][0] for c in COLORS if hand[c] >= length])])
+                    row = self._simple_claims[rid]
+                    claims = tuple([row[c][0] for c in COLORS if hand[c] >= length])
+                    found.append((rid, length, twin, _claim_set_id(claims)))
             elif kind == _TUNNEL:
                 top = best_color if color == GRAY else hand[color]
                 if top + locos >= length:
-                    found.append([rid, length, twin, _claims(rid, tunnel_options(routes[rid], hand))])
+                    found.append((rid, length, twin, _claim_set_id(_claims(rid, tunnel_options(routes[rid], hand)))))
             elif kind == _FERRY:
                 if hand_total >= length and (locos or hand_total >= length + 2):
-                    found.append([rid, length, twin, None])
+                    found.append((rid, length, twin, -1 - slots))
+                    slots += 1
             elif hand_total >= length:
-                found.append([rid, length, twin, None])
-        candidates = tuple(found)
+                found.append((rid, length, twin, -1 - slots))
+                slots += 1
+        lazy: _LazySlots = [None] * slots if slots else ()
+        candidates = (tuple(found), lazy)
         if len(self._candidates) >= _CANDIDATE_CACHE_SIZE:
-            self._candidates.clear()
+            self._drop_candidates()
         self._candidates[hand] = candidates
         return candidates
 
@@ -904,10 +948,10 @@ class GameState:
         )
 
 
-def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], _SimpleClaims, _Candidates]:
+def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], _SimpleClaims, _SimpleIds, _Candidates]:
     cached = _TABLES.get(id(board))
     if cached is not None and cached[0] is board:
-        return cached[1], cached[2], cached[3]
+        return cached[1], cached[2], cached[3], cached[4]
     infos = tuple(
         _RouteInfo(r.id, r.length, r.color, _KIND_CODE[r.kind], -1 if r.twin is None else r.twin) for r in board.routes
     )
@@ -922,11 +966,13 @@ def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], _SimpleClaims, 
             else:
                 row.append(())
         simple.append(tuple(row))
+    ids = tuple(tuple(_claim_set_id(claims) for claims in row) for row in simple)
     candidates: _Candidates = {}
-    _TABLES[id(board)] = (board, infos, tuple(simple), candidates)
-    return infos, tuple(simple), candidates
+    _TABLES[id(board)] = (board, infos, tuple(simple), ids, candidates)
+    return infos, tuple(simple), ids, candidates
 
 
-# A regular route's claim per color (one or none), by route.
+# A regular route's claim per color (one or none), by route; and the ids of those claim sets.
 _SimpleClaims = tuple[tuple[tuple[Claim, ...], ...], ...]
-_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], _SimpleClaims, _Candidates]] = {}
+_SimpleIds = tuple[tuple[int, ...], ...]
+_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], _SimpleClaims, _SimpleIds, _Candidates]] = {}
