@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations
+from itertools import combinations, islice
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .actions import (
@@ -153,9 +153,10 @@ _LazySlots = list[tuple[Claim, ...] | None] | tuple[()]
 _Candidates = dict[Counts, tuple[_RouteClaims, _LazySlots]]
 # Claim candidates per hand, shared by all games on one board (see _claim_candidates).
 _CANDIDATE_CACHE_SIZE: Final = 50_000
-# Ferry payments are many for a big hand: the cache is also dropped once the ferry claims it
-# holds pass this count, which keeps the objects the collector tracks below about a million.
-_LAZY_CLAIM_LIMIT: Final = 600_000
+# Ferry payments are many for a big hand: once the ferry claims held pass this count, the
+# older half of the hands is dropped (5,000 random games stay below it), which keeps a full
+# collection under about a second.
+_LAZY_CLAIM_LIMIT: Final = 1_200_000
 _lazy_claim_count = 0
 # Claim sets by id: the few distinct tuples of claims that regular routes and tunnels offer.
 _CLAIM_SETS: list[tuple[Claim, ...]] = [()]
@@ -516,10 +517,13 @@ class GameState:
         return claims
 
     def _drop_candidates(self) -> None:
+        """Forget the older half of the cached hands (insertion order), and their ferry claims."""
         global _lazy_claim_count
-        self._candidates.clear()
+        cached = self._candidates
+        for hand in list(islice(cached, (len(cached) + 1) // 2)):
+            del cached[hand]
         _CLAIM_CACHE.clear()  # ferry payments of the dropped hands; the claim sets keep the rest
-        _lazy_claim_count = 0
+        _lazy_claim_count = sum(len(claims) for _, lazy in cached.values() for claims in lazy if claims is not None)
 
     def _claim_candidates(self, hand: Counts) -> tuple[_RouteClaims, _LazySlots]:
         """Every claim ``hand`` can pay for, by route, ignoring ownership and trains (cached
