@@ -26,6 +26,7 @@ from ttr_nordic.ai import (
     play_game,
 )
 from ttr_nordic.ai.base import Agent
+from ttr_nordic.ai.expert import LightRouteFocus
 from ttr_nordic.ai.planning import (
     BLOCKED,
     FREE,
@@ -276,3 +277,42 @@ def test_legal_choice_when_no_card_can_be_drawn(name: str) -> None:
     legal = game.legal_action_list()
     assert [a.notation() for a in legal] == ["pass"]
     assert agent.choose(game.view(0), legal) == legal[0]
+
+
+def test_plan_extending_a_held_plan_equals_planning_from_scratch() -> None:
+    """``plan_tickets(start=...)`` (used to score ticket choices) gives the same plan as one pass."""
+    rng = random.Random(3)
+    for seed in range(12):
+        game = GameState.new(players=2, seed=seed)
+        tables = board_tables(game.board)
+        for rid in rng.sample(range(len(game.route_owner)), 12):
+            game.route_owner[rid] = rng.randrange(2)
+        status = route_status(game.view(0))
+        tickets = rng.sample(range(len(game.board.tickets)), 7)
+        trains = rng.choice([None, 12, 25, 40])
+        held, extra = tickets[:4], tickets[4:]
+        whole = plan_tickets(tables, status, tables.train_cost, tickets, trains)
+        start = plan_tickets(tables, status, tables.train_cost, held, trains)
+        before = dataclasses.asdict(start)
+        extended = plan_tickets(tables, status, tables.train_cost, extra, trains, start=start)
+        assert dataclasses.asdict(extended) == dataclasses.asdict(whole)
+        assert dataclasses.asdict(start) == before  # the start plan is not changed
+
+
+def test_light_route_focus_keeps_its_plan_unless_the_plan_is_touched() -> None:
+    """Rollouts re-plan only when tickets or trains change or a planned route is taken."""
+    game = GameState.new(players=2, seed=5)
+    agent = LightRouteFocus(seed=1)
+    game.tickets[0] = [game.board.ticket_between("Oslo", "Helsinki").id]
+    agent._context(game.view(0), [])
+    plan = agent._plan
+    assert plan is not None and plan.routes
+    routes = game.board.routes
+    off_plan = next(r for r in range(len(routes)) if r not in plan.routes and routes[r].twin is None)
+    game.route_owner[off_plan] = 1
+    agent._context(game.view(0), [])
+    assert agent._plan is plan  # an opponent's claim off the plan: kept
+    game.route_owner[plan.routes[0]] = 1
+    agent._context(game.view(0), [])
+    assert agent._plan is not plan  # a planned route taken: re-planned
+    assert plan.routes[0] not in agent._plan.routes

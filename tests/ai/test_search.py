@@ -158,10 +158,12 @@ def test_touches_only_its_own_samples(
     for method in ("apply_unchecked", "apply", "clone", "view", "legal_action_list", "result"):
         original = getattr(GameState, method)
 
-        def guarded(self: GameState, *args: object, _original: object = original, _name: str = method) -> object:
+        def guarded(
+            self: GameState, *args: object, _original: object = original, _name: str = method, **kwargs: object
+        ) -> object:
             assert self.determinized, f"{_name} called on a real GameState"
             touched[_name] += 1
-            return _original(self, *args)  # type: ignore[operator]
+            return _original(self, *args, **kwargs)  # type: ignore[operator]
 
         monkeypatch.setattr(GameState, method, guarded)
     agent = SEARCHERS[name](11)

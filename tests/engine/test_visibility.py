@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from builders import GREEN, LOCO, RED, build, claim, counts, full_game
@@ -67,3 +68,11 @@ def test_a_sampled_state_agrees_with_the_view() -> None:
     assert len(sample.deck) == len(state.deck)
     assert sum(sample.card_total()) == 110
     assert [len(t) for t in sample.tickets] == [len(t) for t in state.tickets]
+
+
+def test_a_view_without_log_differs_only_in_the_log() -> None:
+    state = full_game(seed=4)
+    for player in range(state.num_players):
+        full, bare = state.view(player), state.view(player, log=False)
+        assert full.log and bare.log == ()
+        assert dataclasses.replace(full, log=()) == bare

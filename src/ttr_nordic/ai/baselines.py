@@ -207,7 +207,7 @@ class BaselineAgent:
         """Tickets in planning order: most valuable first."""
         return sorted(tickets, key=lambda t: (-tables.ticket_points[t], t))
 
-    def _plan_inputs(self, view: PlayerView) -> tuple[object, ...]:
+    def _plan_inputs(self, view: PlayerView, status: Sequence[int]) -> tuple[object, ...]:
         """What the plan depends on: it is re-planned only when this changes."""
         return (view.route_owner, view.tickets, view.hand, view.trains[view.player], view.player, id(view.board))
 
@@ -218,17 +218,21 @@ class BaselineAgent:
     def _context(self, view: PlayerView, legal: Sequence[Action]) -> Context:
         tables = board_tables(view.board)
         status = route_status(view)
-        key = self._plan_inputs(view)
+        key = self._plan_inputs(view, status)
         if key != self._plan_key or self._plan is None:
             weights = self._plan_weights(tables, view)
             self._plan = plan_tickets(
                 tables, status, weights, self._order(tables, view.tickets), view.trains[view.player]
             )
-            self._plan_key = key
+            self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
         claims: dict[int, list[Claim]] = {}
         for action in legal:
-            if isinstance(action, Claim):
-                claims.setdefault(action.route, []).append(action)
+            if type(action) is Claim:  # a hot loop in rollouts; actions are never subclassed
+                group = claims.get(action.route)
+                if group is None:
+                    claims[action.route] = [action]
+                else:
+                    group.append(action)
         return Context(view, tables, status, self._plan, claims)
 
     # ------------------------------------------------------------ tickets
@@ -252,9 +256,10 @@ class BaselineAgent:
         smallest = min(len(a.tickets) for a in options)
         best: KeepTickets | None = None
         best_key: tuple[float, float] = (-INF, 0.0)
+        held_plan = plan_tickets(tables, status, weights, held, max(0, budget))
         for option in options:
-            order = held + self._order(tables, option.tickets)
-            plan = plan_tickets(tables, status, weights, order, max(0, budget))
+            order = self._order(tables, option.tickets)
+            plan = plan_tickets(tables, status, weights, order, max(0, budget), start=held_plan)
             value = self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget)
             key = (value, self.rng.random())
             if key > best_key:

@@ -927,11 +927,18 @@ class GameState:
 
         return score_game(self)
 
-    def view(self, player: int) -> PlayerView:
-        """What ``player`` may see (spec §10); the only input an interface or agent needs."""
+    def view(self, player: int, log: bool = True) -> PlayerView:
+        """What ``player`` may see (spec §10); the only input an interface or agent needs.
+
+        ``log=False`` leaves the view's log empty: a faster view for rollouts whose
+        policy does not read the log.
+
+        >>> GameState.new(players=2, seed=1).view(0, log=False).log
+        ()
+        """
         from .view import make_view
 
-        return make_view(self, player)
+        return make_view(self, player, log)
 
     def determinize(self, player: int, rng: random.Random) -> GameState:
         """A full state consistent with ``player``'s view, hidden parts sampled with ``rng``."""

@@ -152,8 +152,8 @@ def _described_log(state: GameState, player: int, over: bool) -> tuple[PublicLog
     return tuple(described)
 
 
-def make_view(state: GameState, player: int) -> PlayerView:
-    """Build ``player``'s view of ``state``."""
+def make_view(state: GameState, player: int, log: bool = True) -> PlayerView:
+    """Build ``player``'s view of ``state`` (with an empty log if ``log`` is False)."""
     if not 0 <= player < state.num_players:
         raise ValueError(f"no player {player} in a {state.num_players}-player game")
     over = state.phase.name == "GAME_OVER"
@@ -186,7 +186,7 @@ def make_view(state: GameState, player: int) -> PlayerView:
         final_turns_left=state.final_turns_left,
         final_round_trigger=state.final_round_trigger,
         consecutive_passes=state.consecutive_passes,
-        log=_described_log(state, player, over),
+        log=_described_log(state, player, over) if log else (),
         all_tickets=tuple(tuple(t) for t in state.tickets) if over else None,
         result=state.result() if over else None,
     )
