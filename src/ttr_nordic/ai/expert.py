@@ -59,11 +59,18 @@ WIN_BONUS = 20.0
 INF_ERROR = 1e9
 
 
-def rollout_value(state: GameState, player: int) -> float:
-    """A finished game's value for ``player``: the margin over the best other player,
-    plus :data:`WIN_BONUS` times its share of the win."""
+def rollout_value(state: GameState, player: int, objective: str = "margin") -> float:
+    """A finished game's value for ``player``.
+
+    ``"margin"``: the margin over the best other player, plus :data:`WIN_BONUS` times its
+    share of the win. ``"score"``: the player's own final score. With three players the
+    margin over the best other is a noisy target that also rewards hurting whichever
+    opponent leads; the own score is what a winner maximizes.
+    """
     result = state.result()
     totals = result.totals
+    if objective == "score":
+        return float(totals[player])
     best_other = max(t for q, t in enumerate(totals) if q != player)
     win = 1.0 / len(result.winners) if player in result.winners else 0.0
     return totals[player] - best_other + WIN_BONUS * win
@@ -118,7 +125,9 @@ class RolloutSearchAgent:
     of an action (or tunnel) search; ``time_limit`` (seconds, or None) caps any one search.
     With ``ticket_inference``, the samples give each opponent tickets that explain the
     routes it claimed (:class:`~.inference.TicketInference`) instead of random ones; with
-    ``light_rollouts``, rollouts play :class:`LightRouteFocus`.
+    ``light_rollouts``, rollouts play :class:`LightRouteFocus`. ``objective`` is what a
+    rollout is worth (:func:`rollout_value`): ``"margin"``, ``"score"``, or ``"auto"``
+    (the margin in 2-player games, the own score with more players).
     """
 
     def __init__(
@@ -133,7 +142,11 @@ class RolloutSearchAgent:
         name: str = "rollout_search",
         ticket_inference: bool = False,
         light_rollouts: bool = False,
+        objective: str = "margin",
     ) -> None:
+        if objective not in ("margin", "score", "auto"):
+            raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
+        self.objective = objective
         self.ticket_rollouts = ticket_rollouts
         self.action_rollouts = action_rollouts
         self.time_limit = time_limit
@@ -259,6 +272,9 @@ class RolloutSearchAgent:
         ``confidence`` standard errors of that gain."""
         self.searches += 1
         me = view.player
+        objective = self.objective
+        if objective == "auto":
+            objective = "margin" if view.num_players == 2 else "score"
         default = candidates[0]
         values: dict[Action, list[float]] = {a: [] for a in candidates}
         alive = list(candidates)
@@ -284,7 +300,7 @@ class RolloutSearchAgent:
                     state.apply_unchecked(action)
                     if not play_out(state, seed, deadline, policy=self.policy):
                         break
-                    finished.append(rollout_value(state, me))
+                    finished.append(rollout_value(state, me, objective))
                 if len(finished) < len(alive):
                     out_of_time = True  # the sample is dropped: every candidate needs it
                     break

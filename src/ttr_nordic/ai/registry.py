@@ -29,7 +29,13 @@ AGENTS: dict[str, AgentFactory] = {
     "ismcts": lambda seed: MCTSAgent(iterations=300, time_limit=4.5, seed=seed, name="ismcts"),
     "paired": lambda seed: PairedSearchAgent(rollouts=300, time_limit=4.5, seed=seed, name="paired"),
     "rollout_search": lambda seed: RolloutSearchAgent(
-        ticket_rollouts=400, action_rollouts=48, keep_candidates=6, light_rollouts=True, time_limit=4.0, seed=seed
+        ticket_rollouts=400,
+        action_rollouts=48,
+        keep_candidates=6,
+        light_rollouts=True,
+        time_limit=4.0,
+        objective="auto",
+        seed=seed,
     ),
 }
 
