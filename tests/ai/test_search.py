@@ -181,6 +181,43 @@ def test_rollout_value_is_margin_plus_win_bonus() -> None:
         assert rollout_value(game, p) == pytest.approx(margin + win)
 
 
+def test_rollout_value_by_objective() -> None:
+    game = play_game([RouteFocusAgent(seed=1), RouteFocusAgent(seed=2), RouteFocusAgent(seed=3)], seed=4)
+    totals = game.result().totals
+    for p in range(3):
+        assert rollout_value(game, p, "score") == totals[p]
+        best_other = max(t for q, t in enumerate(totals) if q != p)
+        assert rollout_value(game, p, "margin") >= totals[p] - best_other
+
+
+@pytest.mark.parametrize(
+    ("players", "objective", "expected"),
+    [(2, "auto", "margin"), (3, "auto", "score"), (3, "margin", "margin"), (2, "score", "score")],
+)
+def test_search_scores_rollouts_by_its_objective(
+    players: int, objective: str, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ttr_nordic.ai.expert as expert
+
+    used: Counter[str] = Counter()
+    original = expert.rollout_value
+
+    def recording(state: GameState, player: int, objective: str = "margin") -> float:
+        used[objective] += 1
+        return original(state, player, objective)
+
+    monkeypatch.setattr(expert, "rollout_value", recording)
+    game = GameState.new(players=players, seed=6)
+    agent = RolloutSearchAgent(ticket_rollouts=4, keep_candidates=2, light_rollouts=True, objective=objective, seed=1)
+    agent.choose(game.view(game.current), game.legal_action_list())
+    assert set(used) == {expected}
+
+
+def test_unknown_objective_is_refused() -> None:
+    with pytest.raises(ValueError, match="objective"):
+        RolloutSearchAgent(objective="points")
+
+
 def test_registered() -> None:
     agent = make_agent("rollout_search", seed=1)
     assert isinstance(agent, RolloutSearchAgent)
