@@ -126,8 +126,7 @@ class RolloutSearchAgent:
     With ``ticket_inference``, the samples give each opponent tickets that explain the
     routes it claimed (:class:`~.inference.TicketInference`) instead of random ones; with
     ``light_rollouts``, rollouts play :class:`LightRouteFocus`. ``objective`` is what a
-    rollout is worth (:func:`rollout_value`): ``"margin"``, ``"score"``, or ``"auto"``
-    (the margin in 2-player games, the own score with more players).
+    rollout is worth (:func:`rollout_value`): ``"margin"`` or ``"score"``.
     """
 
     def __init__(
@@ -144,8 +143,8 @@ class RolloutSearchAgent:
         light_rollouts: bool = False,
         objective: str = "margin",
     ) -> None:
-        if objective not in ("margin", "score", "auto"):
-            raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
+        if objective not in ("margin", "score"):
+            raise ValueError(f"objective must be 'margin' or 'score', not {objective!r}")
         self.objective = objective
         self.ticket_rollouts = ticket_rollouts
         self.action_rollouts = action_rollouts
@@ -273,8 +272,6 @@ class RolloutSearchAgent:
         self.searches += 1
         me = view.player
         objective = self.objective
-        if objective == "auto":
-            objective = "margin" if view.num_players == 2 else "score"
         default = candidates[0]
         values: dict[Action, list[float]] = {a: [] for a in candidates}
         alive = list(candidates)
