@@ -153,7 +153,7 @@ def _frozen(value: Any) -> Any:
 
 def snapshot(state: GameState) -> dict[str, Any]:
     """Every field of the state (as immutable copies), the random generator's state included."""
-    shared = {"board", "config", "_routes", "_simple_claims", "_simple_ids", "rng"}
+    shared = {"board", "config", "_routes", "_simple_ids", "rng"}
     snap = {name: _frozen(value) for name, value in vars(state).items() if name not in shared}
     snap["rng"] = state.rng.getstate()
     snap["board"] = id(state.board)

@@ -350,7 +350,7 @@ def test_gray_tunnel_one_color_of_choice() -> None:
     assert check_payment(route, counts("YG")) is Reason.WRONG_COLOR
     state = build(hands=["YYYYG", ""], deck="YGLW", display="PPPPP")
     state.board = board
-    state._routes, state._simple_claims, state._simple_ids, state._candidates = _route_tables(board)
+    state._routes, state._simple_ids, state._candidates = _route_tables(board)
     state.apply(claim(TUNNEL, "YY"))
     assert state.tunnel is not None
     assert state.tunnel.color == YELLOW
@@ -362,7 +362,7 @@ def test_gray_tunnel_one_color_of_choice() -> None:
     # A base of locomotives only on a gray tunnel: only locomotives match.
     state = build(hands=["LL", ""], deck="YGLW", display="PPPPP")
     state.board = board
-    state._routes, state._simple_claims, state._simple_ids, state._candidates = _route_tables(board)
+    state._routes, state._simple_ids, state._candidates = _route_tables(board)
     state.apply(claim(TUNNEL, "LL"))
     assert state.tunnel is not None
     assert state.tunnel.locomotive_only

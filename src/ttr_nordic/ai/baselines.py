@@ -244,23 +244,29 @@ class BaselineAgent:
         others = min(t for q, t in enumerate(view.trains) if q != me)
         return min(mine, others + sum(view.hand) // 2 + 2)
 
-    def keep_tickets(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
-        options = [a for a in legal if isinstance(a, KeepTickets)]
-        if not options:
-            return None
+    def keep_values(self, view: PlayerView, options: Sequence[KeepTickets]) -> list[float]:
+        """:meth:`keep_value` of each ticket choice in ``options``, planned with the held tickets."""
         tables = board_tables(view.board)
         status = route_status(view)
         weights = hand_weights(tables, self._weights(tables), view.hand, self.hand_beta)
         held = self._order(tables, view.tickets)
         budget = self.train_budget(view) - self.margin
         smallest = min(len(a.tickets) for a in options)
-        best: KeepTickets | None = None
-        best_key: tuple[float, float] = (-INF, 0.0)
         held_plan = plan_tickets(tables, status, weights, held, max(0, budget))
+        values = []
         for option in options:
             order = self._order(tables, option.tickets)
             plan = plan_tickets(tables, status, weights, order, max(0, budget), start=held_plan)
-            value = self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget)
+            values.append(self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget))
+        return values
+
+    def keep_tickets(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        options = [a for a in legal if isinstance(a, KeepTickets)]
+        if not options:
+            return None
+        best: KeepTickets | None = None
+        best_key: tuple[float, float] = (-INF, 0.0)
+        for option, value in zip(options, self.keep_values(view, options), strict=True):
             key = (value, self.rng.random())
             if key > best_key:
                 best, best_key = option, key

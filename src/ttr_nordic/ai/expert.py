@@ -47,7 +47,7 @@ from ..engine import (
 )
 from .baselines import RouteFocusAgent
 from .inference import TicketInference, assign_tickets
-from .planning import BoardTables, board_tables, hand_weights, plan_tickets, route_status
+from .planning import BoardTables, board_tables
 
 #: At most this many ticket choices are searched (the best by Route Focus's own estimate).
 MAX_KEEP_CANDIDATES = 8
@@ -203,20 +203,7 @@ class RolloutSearchAgent:
     def _keep_candidates(self, view: PlayerView, legal: Sequence[Action], default: Action) -> list[Action]:
         """The ticket choices, best first by Route Focus's estimate, at most ``keep_candidates``."""
         options = [a for a in legal if isinstance(a, KeepTickets)]
-        base = self.base
-        tables = board_tables(view.board)
-        status = route_status(view)
-        weights = hand_weights(tables, base._weights(tables), view.hand, base.hand_beta)
-        held = base._order(tables, view.tickets)
-        budget = base.train_budget(view) - base.margin
-        smallest = min(len(a.tickets) for a in options)
-        scored: list[tuple[float, KeepTickets]] = []
-        held_plan = plan_tickets(tables, status, weights, held, max(0, budget))
-        for option in options:
-            order = base._order(tables, option.tickets)
-            plan = plan_tickets(tables, status, weights, order, max(0, budget), start=held_plan)
-            value = base.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget)
-            scored.append((value, option))
+        scored = list(zip(self.base.keep_values(view, options), options, strict=True))
         scored.sort(key=lambda item: (-item[0], item[1].tickets))
         out: list[Action] = [default]
         for _, option in scored:

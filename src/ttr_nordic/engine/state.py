@@ -256,7 +256,6 @@ class GameState:
     described_log: dict[tuple[int, bool], list[PublicLogEntry]]
     determinized: bool
     _routes: tuple[_RouteInfo, ...]
-    _simple_claims: _SimpleClaims
     _simple_ids: _SimpleIds
     _candidates: _Candidates
 
@@ -327,7 +326,7 @@ class GameState:
         state.log = []
         state.described_log = {}
         state.determinized = False
-        state._routes, state._simple_claims, state._simple_ids, state._candidates = _route_tables(board)
+        state._routes, state._simple_ids, state._candidates = _route_tables(board)
         return state
 
     first_player: int
@@ -373,7 +372,6 @@ class GameState:
         other.described_log = {key: lines[:] for key, lines in self.described_log.items()}
         other.determinized = self.determinized
         other._routes = self._routes
-        other._simple_claims = self._simple_claims
         other._simple_ids = self._simple_ids
         other._candidates = self._candidates
         return other
@@ -541,8 +539,8 @@ class GameState:
                     if hand[color] >= length:
                         found.append((rid, length, twin, simple[rid][color]))
                 elif best_color >= length:
-                    row = self._simple_claims[rid]
-                    claims = tuple([row[c][0] for c in COLORS if hand[c] >= length])
+                    row = simple[rid]
+                    claims = tuple([_CLAIM_SETS[row[c]][0] for c in COLORS if hand[c] >= length])
                     found.append((rid, length, twin, _claim_set_id(claims)))
             elif kind == _TUNNEL:
                 top = best_color if color == GRAY else hand[color]
@@ -959,10 +957,10 @@ class GameState:
         )
 
 
-def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], _SimpleClaims, _SimpleIds, _Candidates]:
+def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], _SimpleIds, _Candidates]:
     cached = _TABLES.get(id(board))
     if cached is not None and cached[0] is board:
-        return cached[1], cached[2], cached[3], cached[4]
+        return cached[1], cached[2], cached[3]
     infos = tuple(
         _RouteInfo(r.id, r.length, r.color, _KIND_CODE[r.kind], -1 if r.twin is None else r.twin) for r in board.routes
     )
@@ -979,11 +977,10 @@ def _route_tables(board: Board) -> tuple[tuple[_RouteInfo, ...], _SimpleClaims, 
         simple.append(tuple(row))
     ids = tuple(tuple(_claim_set_id(claims) for claims in row) for row in simple)
     candidates: _Candidates = {}
-    _TABLES[id(board)] = (board, infos, tuple(simple), ids, candidates)
-    return infos, tuple(simple), ids, candidates
+    _TABLES[id(board)] = (board, infos, ids, candidates)
+    return infos, ids, candidates
 
 
-# A regular route's claim per color (one or none), by route; and the ids of those claim sets.
-_SimpleClaims = tuple[tuple[tuple[Claim, ...], ...], ...]
+# By route, per color: the id in _CLAIM_SETS of the regular route's claim in that color (one or none).
 _SimpleIds = tuple[tuple[int, ...], ...]
-_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], _SimpleClaims, _SimpleIds, _Candidates]] = {}
+_TABLES: dict[int, tuple[Board, tuple[_RouteInfo, ...], _SimpleIds, _Candidates]] = {}
