@@ -192,7 +192,14 @@ def test_rollout_value_by_objective() -> None:
 
 @pytest.mark.parametrize(
     ("players", "objective", "expected"),
-    [(2, "margin", "margin"), (3, "margin", "margin"), (2, "score", "score"), (3, "score", "score")],
+    [
+        (2, "margin", "margin"),
+        (3, "margin", "margin"),
+        (2, "score", "score"),
+        (3, "score", "score"),
+        (2, "auto", "margin"),
+        (3, "auto", "score"),
+    ],
 )
 def test_search_scores_rollouts_by_its_objective(
     players: int, objective: str, expected: str, monkeypatch: pytest.MonkeyPatch

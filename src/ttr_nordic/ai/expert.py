@@ -13,7 +13,8 @@ A search is information-set Monte Carlo over determinized samples of the agent's
 own view (:meth:`PlayerView.determinize`): every candidate action is played on
 the *same* samples, followed by the *same* rollout (every player, the agent
 included, plays Route Focus to the end, its randomness fixed per sample), and
-scored by the final score margin plus a win bonus. This is one step of policy
+scored by its objective (:func:`rollout_value`: with two players the final margin plus a
+win bonus, with more its own score). This is one step of policy
 improvement over Route Focus, with common random numbers so that candidates are
 compared on equal luck. Successive halving drops the worse half of the
 candidates after each round, so most rollouts go to the close calls.
@@ -126,7 +127,9 @@ class RolloutSearchAgent:
     With ``ticket_inference``, the samples give each opponent tickets that explain the
     routes it claimed (:class:`~.inference.TicketInference`) instead of random ones; with
     ``light_rollouts``, rollouts play :class:`LightRouteFocus`. ``objective`` is what a
-    rollout is worth (:func:`rollout_value`): ``"margin"`` or ``"score"``.
+    rollout is worth (:func:`rollout_value`): ``"margin"``, ``"score"``, or ``"auto"`` (the
+    margin with two players, where it decides the game; the own score with more, where the
+    margin over the best other is noisy).
     """
 
     def __init__(
@@ -143,8 +146,8 @@ class RolloutSearchAgent:
         light_rollouts: bool = False,
         objective: str = "margin",
     ) -> None:
-        if objective not in ("margin", "score"):
-            raise ValueError(f"objective must be 'margin' or 'score', not {objective!r}")
+        if objective not in ("margin", "score", "auto"):
+            raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
         self.objective = objective
         self.ticket_rollouts = ticket_rollouts
         self.action_rollouts = action_rollouts
@@ -259,6 +262,8 @@ class RolloutSearchAgent:
         self.searches += 1
         me = view.player
         objective = self.objective
+        if objective == "auto":
+            objective = "margin" if view.num_players == 2 else "score"
         default = candidates[0]
         values: dict[Action, list[float]] = {a: [] for a in candidates}
         alive = list(candidates)

@@ -34,7 +34,7 @@ AGENTS: dict[str, AgentFactory] = {
         keep_candidates=6,
         light_rollouts=True,
         time_limit=4.0,
-        objective="score",
+        objective="auto",
         seed=seed,
     ),
 }
