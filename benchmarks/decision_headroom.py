@@ -1,0 +1,234 @@
+"""How much one better decision could win: the headroom of one-step search over Route Focus.
+
+Takes the search agent's decisions from a tournament's stored games (``ttr-nordic tournament
+... --out DIR`` writes ``DIR/records``) and, at a random sample of them, plays every candidate
+the search could pick against the Route Focus choice, on two kinds of samples:
+
+* **truth**: the real game with its real hands and tickets, the card and ticket piles
+  reshuffled (the future stays unknown). Every player then plays Route Focus (light) to the
+  end. This is as much as any one-step search over Route Focus could know.
+* **view** (ticket decisions only): the agent's own view, unseen cards and tickets dealt at
+  random; the candidate the search would pick from these samples (margin plus a win bonus,
+  one standard error of confidence, as ``rollout_search``) is then valued on the truth samples.
+
+Decision kinds: ``setup`` (the first ticket choice), ``keep`` (tickets drawn later), ``draw``
+(turns on which ``rollout_search`` weighs drawing tickets against the Route Focus move) and
+``turn`` (other turns: the Route Focus move against the three highest-scoring claims, a blind
+draw and a ticket draw).
+
+    ttr-nordic tournament --agents rollout_search,route_focus --players 2 --games 100 --out runs/t
+    .venv/bin/python benchmarks/decision_headroom.py runs/t/records --positions 30 --samples 100
+
+Per kind it prints the truth win rate of the Route Focus choice, the gain of the candidate
+that half of the truth samples rank best when valued on the other half (an unbiased
+"ceiling" for a search with perfect information and that many samples), the gain of the best
+candidate on all truth samples (biased upwards) and, for ticket decisions, the gain of the
+view-based pick. Gains are in win probability, with standard errors over positions. Slow:
+about 10–30 s per position on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from ttr_nordic.ai.expert import WIN_BONUS, LightRouteFocus, RolloutSearchAgent, play_out
+from ttr_nordic.ai.planning import board_tables
+from ttr_nordic.engine import Action, Claim, DrawBlind, DrawTickets, GameRecord, GameState
+
+KINDS = ("setup", "keep", "draw", "turn")
+#: (own score, best other score, share of the win) of a finished rollout.
+Outcome = tuple[int, int, float]
+
+
+def outcome(state: GameState, player: int) -> Outcome:
+    result = state.result()
+    best_other = max(t for q, t in enumerate(result.totals) if q != player)
+    win = 1.0 / len(result.winners) if player in result.winners else 0.0
+    return (result.totals[player], best_other, win)
+
+
+def value(row: Outcome) -> float:
+    """What ``rollout_search`` maximizes in two-player games: the margin plus a win bonus."""
+    return row[0] - row[1] + WIN_BONUS * row[2]
+
+
+def candidates(state: GameState, player: int) -> tuple[str, list[Action]]:
+    """The decision's kind and its candidates, the Route Focus choice first."""
+    agent = RolloutSearchAgent(seed=1, keep_candidates=6)
+    view = state.view(player)
+    legal = state.legal_action_list()
+    default = agent.base.choose(view, legal)
+    phase = view.phase.name
+    if phase in ("INITIAL_TICKETS", "KEEP_TICKETS"):
+        return ("setup" if phase == "INITIAL_TICKETS" else "keep"), agent._keep_candidates(view, legal, default)
+    searched = agent._action_candidates(view, legal, default)
+    if len(searched) > 1:
+        return "draw", searched
+    out: list[Action] = [default]
+    points = board_tables(view.board).points
+    cheapest: dict[int, Claim] = {}
+    for action in legal:
+        if isinstance(action, Claim):
+            current = cheapest.get(action.route)
+            if current is None or (sum(action.payment), action.payment[-1]) < (
+                sum(current.payment),
+                current.payment[-1],
+            ):
+                cheapest[action.route] = action
+    taken = default.route if isinstance(default, Claim) else None
+    for claim in sorted(cheapest.values(), key=lambda c: (-points[c.route], c.route))[:3]:
+        if claim.route != taken:
+            out.append(claim)
+    for action in legal:
+        if isinstance(action, (DrawBlind, DrawTickets)) and type(action) is not type(default):
+            out.append(action)
+    return "turn", out
+
+
+def outcomes(
+    samples: Sequence[GameState], actions: Sequence[Action], player: int, rng: random.Random
+) -> list[list[Outcome]]:
+    rows = []
+    for sample in samples:
+        seed = rng.getrandbits(31)
+        row = []
+        for action in actions:
+            state = sample.clone()
+            state.apply_unchecked(action)
+            play_out(state, seed, policy=LightRouteFocus)
+            row.append(outcome(state, player))
+        rows.append(row)
+    return rows
+
+
+def measure(job: tuple[str, int, str, int, int]) -> dict[str, Any] | None:
+    """Outcomes of the candidates at one position, or None if it is not a ``wanted`` decision."""
+    path, index, wanted, samples, seed = job
+    record = GameRecord.load(path)
+    player = json.loads(Path(path).read_text())["meta"]["names"].index("rollout_search")
+    state = next(s for i, s in enumerate(record.states()) if i == index).clone()
+    kind, actions = candidates(state, player)
+    if kind != wanted or len(actions) < 2:
+        return None
+    rng = random.Random(seed)
+    truth_samples = []
+    for _ in range(samples):
+        sample = state.clone()
+        rng.shuffle(sample.deck)
+        rng.shuffle(sample.ticket_deck)
+        sample.rng = random.Random(rng.getrandbits(63))
+        truth_samples.append(sample)
+    truth = outcomes(truth_samples, actions, player, rng)
+    view_rows = None
+    if kind != "turn":
+        view = state.view(player)
+        view_rows = outcomes([view.determinize(rng) for _ in range(samples)], actions, player, rng)
+    return {"kind": kind, "truth": truth, "view": view_rows}
+
+
+def pick(rows: Sequence[Sequence[Outcome]], confidence: float) -> int:
+    """The candidate ``rollout_search``'s rule picks: the best paired gain over the first
+    candidate if it exceeds ``confidence`` standard errors, else the first."""
+    best, best_gain = 0, 0.0
+    for c in range(1, len(rows[0])):
+        diffs = [value(r[c]) - value(r[0]) for r in rows]
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+        if mean > confidence * error and mean > best_gain:
+            best, best_gain = c, mean
+    return best
+
+
+def win_rate(rows: Sequence[Sequence[Outcome]], c: int) -> float:
+    return statistics.fmean(r[c][2] for r in rows)
+
+
+def report(kind: str, found: Sequence[dict[str, Any]]) -> None:
+    def line(name: str, gain: Callable[[dict[str, Any]], float]) -> str:
+        gains = [gain(f) for f in found]
+        error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.nan
+        return f"{name} {statistics.fmean(gains):+.4f} ± {error:.4f}"
+
+    def ceiling(f: dict[str, Any]) -> float:
+        truth = f["truth"]
+        half = len(truth) // 2
+        c = pick(truth[:half], 0.0)
+        return win_rate(truth[half:], c) - win_rate(truth[half:], 0)
+
+    parts = [
+        f"{kind:5s} positions {len(found):3d} candidates {statistics.fmean(len(f['truth'][0]) for f in found):.1f}",
+        f"route_focus_win {statistics.fmean(win_rate(f['truth'], 0) for f in found):.3f}",
+        line("ceiling", ceiling),
+        line(
+            "best_biased",
+            lambda f: max(win_rate(f["truth"], c) for c in range(len(f["truth"][0]))) - win_rate(f["truth"], 0),
+        ),
+    ]
+    if found[0]["view"] is not None:
+        parts.append(line("search", lambda f: win_rate(f["truth"], pick(f["view"], 1.0)) - win_rate(f["truth"], 0)))
+    print("  ".join(parts), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("records", type=Path, help="a tournament's records directory")
+    parser.add_argument("--positions", type=int, default=20, help="positions per decision kind")
+    parser.add_argument("--samples", type=int, default=100, help="truth (and view) samples per position")
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    for kind in kinds:
+        if kind not in KINDS:
+            parser.error(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+    files = sorted(args.records.glob("*.json"))
+    if not files:
+        parser.error(f"no game records in {args.records}")
+    rng = random.Random(args.seed)
+    jobs: dict[str, list[tuple[str, int, str, int, int]]] = {k: [] for k in kinds}
+    for path in files:
+        meta = json.loads(path.read_text()).get("meta", {})
+        if "rollout_search" not in meta.get("names", []):
+            continue
+        player = meta["names"].index("rollout_search")
+        for index, state in enumerate(GameRecord.load(path).states()):
+            if state.is_over or state.decision.player != player:
+                continue
+            phase = state.decision.phase.name
+            # A turn is a "draw" or a "turn" decision; measure() tells them apart.
+            wanted = {"INITIAL_TICKETS": ("setup",), "KEEP_TICKETS": ("keep",), "CHOOSE_ACTION": ("draw", "turn")}
+            for kind in wanted.get(phase, ()):
+                if kind in jobs:
+                    jobs[kind].append((str(path), index, kind, args.samples, rng.getrandbits(32)))
+    with multiprocessing.Pool(args.workers) as pool:
+        for kind in kinds:
+            todo = jobs[kind]
+            rng.shuffle(todo)
+            found: list[dict[str, Any]] = []
+            for chunk_start in range(0, len(todo), 4 * args.workers):
+                chunk = todo[chunk_start : chunk_start + 4 * args.workers]
+                for result in pool.map(measure, chunk, chunksize=1):
+                    if result is not None and len(found) < args.positions:
+                        found.append(result)
+                if len(found) >= args.positions:
+                    break
+            if found:
+                report(kind, found)
+            else:
+                print(f"{kind:5s} no positions found")
+
+
+if __name__ == "__main__":
+    main()
