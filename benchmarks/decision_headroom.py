@@ -11,6 +11,9 @@ the search could pick against the Route Focus choice, on two kinds of samples:
   random; the candidate the search would pick from these samples (margin plus a win bonus,
   one standard error of confidence, as ``rollout_search``) is then valued on the truth samples.
 
+Candidates are ranked by the two-player objective (the margin plus a win bonus), so the figures
+are meant for two-player games.
+
 Decision kinds: ``setup`` (the first ticket choice), ``keep`` (tickets drawn later), ``draw``
 (turns on which ``rollout_search`` weighs drawing tickets against the Route Focus move) and
 ``turn`` (other turns: the Route Focus move against the three highest-scoring claims, a blind
