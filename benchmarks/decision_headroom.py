@@ -7,7 +7,7 @@ the search could pick against the Route Focus choice, on two kinds of samples:
 * **truth**: the real game with its real hands and tickets, the card and ticket piles
   reshuffled (the future stays unknown). Every player then plays Route Focus (light) to the
   end. This is as much as any one-step search over Route Focus could know.
-* **view** (ticket decisions only): the agent's own view, unseen cards and tickets dealt at
+* **view**: the agent's own view, unseen cards and tickets dealt at
   random; the candidate the search would pick from these samples (margin plus a win bonus,
   one standard error of confidence, as ``rollout_search``) is then valued on the truth samples.
 
@@ -25,9 +25,10 @@ draw and a ticket draw).
 Per kind it prints the truth win rate of the Route Focus choice, the gain of the candidate
 that half of the truth samples rank best when valued on the other half (an unbiased
 "ceiling" for a search with perfect information and that many samples), the gain of the best
-candidate on all truth samples (biased upwards) and, for ticket decisions, the gain of the
-view-based pick. Gains are in win probability, with standard errors over positions. Slow:
-about 10–30 s per position on one core.
+candidate on all truth samples (biased upwards) and the gain of the view-based pick (for
+``turn`` decisions, what a search of every turn, like ``search_actions``, could take). Gains are
+in win probability, with standard errors over positions. Slow: about 10–60 s per position on one
+core.
 """
 
 from __future__ import annotations
@@ -133,10 +134,8 @@ def measure(job: tuple[str, int, str, int, int]) -> dict[str, Any] | None:
         sample.rng = random.Random(rng.getrandbits(63))
         truth_samples.append(sample)
     truth = outcomes(truth_samples, actions, player, rng)
-    view_rows = None
-    if kind != "turn":
-        view = state.view(player)
-        view_rows = outcomes([view.determinize(rng) for _ in range(samples)], actions, player, rng)
+    view = state.view(player)
+    view_rows = outcomes([view.determinize(rng) for _ in range(samples)], actions, player, rng)
     return {"kind": kind, "truth": truth, "view": view_rows}
 
 
@@ -178,8 +177,7 @@ def report(kind: str, found: Sequence[dict[str, Any]]) -> None:
             lambda f: max(win_rate(f["truth"], c) for c in range(len(f["truth"][0]))) - win_rate(f["truth"], 0),
         ),
     ]
-    if found[0]["view"] is not None:
-        parts.append(line("search", lambda f: win_rate(f["truth"], pick(f["view"], 1.0)) - win_rate(f["truth"], 0)))
+    parts.append(line("search", lambda f: win_rate(f["truth"], pick(f["view"], 1.0)) - win_rate(f["truth"], 0)))
     print("  ".join(parts), flush=True)
 
 
