@@ -46,8 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from ttr_nordic.ai.expert import WIN_BONUS, LightRouteFocus, RolloutSearchAgent, play_out
-from ttr_nordic.ai.planning import board_tables
+from ttr_nordic.ai.expert import WIN_BONUS, LightRouteFocus, RolloutSearchAgent, play_out, top_claims
 from ttr_nordic.engine import Action, Claim, DrawBlind, DrawTickets, GameRecord, GameState
 
 KINDS = ("setup", "keep", "draw", "turn")
@@ -80,18 +79,8 @@ def candidates(state: GameState, player: int) -> tuple[str, list[Action]]:
     if len(searched) > 1:
         return "draw", searched
     out: list[Action] = [default]
-    points = board_tables(view.board).points
-    cheapest: dict[int, Claim] = {}
-    for action in legal:
-        if isinstance(action, Claim):
-            current = cheapest.get(action.route)
-            if current is None or (sum(action.payment), action.payment[-1]) < (
-                sum(current.payment),
-                current.payment[-1],
-            ):
-                cheapest[action.route] = action
     taken = default.route if isinstance(default, Claim) else None
-    for claim in sorted(cheapest.values(), key=lambda c: (-points[c.route], c.route))[:3]:
+    for claim in top_claims(view, legal)[:3]:
         if claim.route != taken:
             out.append(claim)
     for action in legal:

@@ -77,6 +77,28 @@ def rollout_value(state: GameState, player: int, objective: str = "margin") -> f
     return totals[player] - best_other + WIN_BONUS * win
 
 
+def top_claims(view: PlayerView, legal: Sequence[Action]) -> list[Claim]:
+    """The legal claims, one per route (the one paying fewest cards, then fewest locomotives),
+    highest-scoring route first: the claims worth searching against the Route Focus move.
+
+    >>> from ttr_nordic.engine import GameState
+    >>> game = GameState.new(players=2, seed=1)
+    >>> top_claims(game.view(game.current), game.legal_action_list())  # still choosing tickets
+    []
+    """
+    points = board_tables(view.board).points
+    by_route: dict[int, Claim] = {}
+    for action in legal:
+        if isinstance(action, Claim):
+            current = by_route.get(action.route)
+            if current is None or (sum(action.payment), action.payment[-1]) < (
+                sum(current.payment),
+                current.payment[-1],
+            ):
+                by_route[action.route] = action
+    return sorted(by_route.values(), key=lambda c: (-points[c.route], c.route))
+
+
 class LightRouteFocus(RouteFocusAgent):
     """Route Focus for rollouts: its plan ignores the hand, so it is re-planned only when
     tickets or trains change or a route of the plan is taken (about twice as fast; as
@@ -233,18 +255,7 @@ class RolloutSearchAgent:
         ):
             out.append(draw)
         if self.search_actions:
-            points = board_tables(view.board).points
-            by_route: dict[int, Claim] = {}
-            for action in legal:
-                if isinstance(action, Claim):
-                    current = by_route.get(action.route)
-                    if current is None or (sum(action.payment), action.payment[-1]) < (
-                        sum(current.payment),
-                        current.payment[-1],
-                    ):
-                        by_route[action.route] = action
-            claims = sorted(by_route.values(), key=lambda c: (-points[c.route], c.route))
-            for claim in claims:
+            for claim in top_claims(view, legal):
                 if len(out) >= MAX_ACTION_CANDIDATES:
                     break
                 if claim not in out:
@@ -326,4 +337,4 @@ class RolloutSearchAgent:
         return mean, math.sqrt(var / n)
 
 
-__all__ = ["LightRouteFocus", "RolloutSearchAgent", "play_out", "rollout_value"]
+__all__ = ["LightRouteFocus", "RolloutSearchAgent", "play_out", "rollout_value", "top_claims"]
