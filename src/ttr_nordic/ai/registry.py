@@ -41,7 +41,7 @@ AGENTS: dict[str, AgentFactory] = {
 
 #: Playing levels for people, each an agent name, weakest first. They follow the measured
 #: strength of the agents (benchmarks/baselines_round_robin.py and docs/ai-strength.md): Long
-#: Route is the weakest baseline, Route Focus the strongest, and the rollout search wins about 62% of
+#: Route is the weakest baseline, Route Focus the strongest, and the rollout search wins about 59% of
 #: two-player games against Route Focus (a few seconds on ticket decisions, at most 4 s each).
 LEVELS: dict[str, str] = {
     "easy": "long_route",
