@@ -21,6 +21,10 @@ draw and a ticket draw).
 
     ttr-nordic tournament --agents rollout_search,route_focus --players 2 --games 100 --out runs/t
     .venv/bin/python benchmarks/decision_headroom.py runs/t/records --positions 30 --samples 100
+    .venv/bin/python benchmarks/decision_headroom.py runs/t/records --kinds turn --trains 0-14
+
+``--trains LO-HI`` keeps only positions where the player with the fewest trains holds between LO
+and HI of them (the stage of the game: 40 at the start, the last round begins at 2 or fewer).
 
 Per kind it prints the truth win rate of the Route Focus choice, the gain of the candidate
 that half of the truth samples rank best when valued on the other half (an unbiased
@@ -170,6 +174,14 @@ def report(kind: str, found: Sequence[dict[str, Any]]) -> None:
     print("  ".join(parts), flush=True)
 
 
+def train_range(text: str) -> tuple[int, int]:
+    """``"LO-HI"`` as a pair of train counts."""
+    low, sep, high = text.partition("-")
+    if not sep or not low.strip().isdigit() or not high.strip().isdigit() or int(low) > int(high):
+        raise argparse.ArgumentTypeError(f"expected LO-HI with LO <= HI, e.g. 0-14, not {text!r}")
+    return int(low), int(high)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("records", type=Path, help="a tournament's records directory")
@@ -178,6 +190,7 @@ def main() -> None:
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--trains", type=train_range, default=(0, 99), help="LO-HI: the fewest trains any player holds")
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     for kind in kinds:
@@ -195,6 +208,8 @@ def main() -> None:
         player = meta["names"].index("rollout_search")
         for index, state in enumerate(GameRecord.load(path).states()):
             if state.is_over or state.decision.player != player:
+                continue
+            if not args.trains[0] <= min(state.trains) <= args.trains[1]:
                 continue
             phase = state.decision.phase.name
             # A turn is a "draw" or a "turn" decision; measure() tells them apart.

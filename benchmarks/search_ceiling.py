@@ -1,7 +1,7 @@
 """How much of the search agent's weakness comes from not knowing the opponent's tickets.
 
-Plays ``rollout_search`` (claims searched too) against ``route_focus`` in 2-player games,
-seats alternated, with three ways of sampling the hidden information for its searches:
+Plays a ``rollout_search`` agent against ``route_focus`` in 2-player games, seats alternated,
+with three ways of sampling the hidden information for its searches:
 
 * ``view``: the agent's own view, unseen cards and tickets dealt at random (the real agent);
 * ``inferred``: as ``view``, but the opponent's tickets guessed from the routes it claimed
@@ -11,14 +11,18 @@ seats alternated, with three ways of sampling the hidden information for its sea
   unknown). It bounds what better ticket inference could give this search.
 
     .venv/bin/python benchmarks/search_ceiling.py --games 20 --modes view,inferred,revealed
+    .venv/bin/python benchmarks/search_ceiling.py --agent registered --games 200 --modes revealed
 
-Prints one line per mode: wins, win rate with its 95% Wilson interval, mean scores and
+The agent is either ``claims`` (``--rollouts`` per search, claims searched too: the agent of the
+first measurements) or ``registered`` (the *expert* level's settings, ``EXPERT_SETTINGS``, with its
+time cap). Prints one line per mode: wins, win rate with its 95% Wilson interval, mean scores and
 seconds per game. Slow: each game takes 15–30 s on one core.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import statistics
@@ -31,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from ttr_nordic.ai.baselines import RouteFocusAgent
 from ttr_nordic.ai.expert import RolloutSearchAgent
+from ttr_nordic.ai.registry import EXPERT_SETTINGS
 from ttr_nordic.engine import GameState, PlayerView
 from ttr_nordic.sim.summary import wilson_interval
 
@@ -49,12 +54,16 @@ class RevealedSearch(RolloutSearchAgent):
         return state
 
 
-def play(job: tuple[str, int, int]) -> dict[str, Any]:
-    mode, index, rollouts = job
+def play(job: tuple[str, int, int, str]) -> dict[str, Any]:
+    mode, index, rollouts, kind = job
     me = index % 2
-    kwargs: dict[str, Any] = dict(
-        ticket_rollouts=rollouts, action_rollouts=rollouts, search_actions=True, seed=index, light_rollouts=True
-    )
+    kwargs: dict[str, Any]
+    if kind == "registered":
+        kwargs = dict(EXPERT_SETTINGS, seed=index)
+    else:
+        kwargs = dict(
+            ticket_rollouts=rollouts, action_rollouts=rollouts, search_actions=True, seed=index, light_rollouts=True
+        )
     agent: RolloutSearchAgent
     if mode == "revealed":
         agent = RevealedSearch(**kwargs)
@@ -76,6 +85,7 @@ def play(job: tuple[str, int, int]) -> dict[str, Any]:
     result = state.result()
     return {
         "mode": mode,
+        "index": index,
         "won": result.winners == (me,),
         "score": result.totals[me],
         "opponent": result.totals[1 - me],
@@ -87,16 +97,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--modes", default="view,inferred,revealed")
-    parser.add_argument("--rollouts", type=int, default=24)
+    parser.add_argument("--rollouts", type=int, default=24, help="rollouts per search of the claims agent")
+    parser.add_argument("--agent", choices=("claims", "registered"), default="claims")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rows", type=Path, help="append each game's result to this JSON-lines file")
     args = parser.parse_args()
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     for mode in modes:
         if mode not in ("view", "inferred", "revealed"):
             parser.error(f"unknown mode {mode!r}")
-    jobs = [(mode, i, args.rollouts) for mode in modes for i in range(args.games)]
+    jobs = [(mode, i, args.rollouts, args.agent) for mode in modes for i in range(args.games)]
+    rows = []
     with multiprocessing.Pool(args.workers) as pool:
-        rows = pool.map(play, jobs, chunksize=1)
+        for row in pool.imap(play, jobs, chunksize=1):
+            rows.append(row)
+            if args.rows is not None:
+                with args.rows.open("a") as out:
+                    out.write(json.dumps(row) + "\n")
     for mode in modes:
         mine = [r for r in rows if r["mode"] == mode]
         wins = sum(r["won"] for r in mine)

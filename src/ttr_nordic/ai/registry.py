@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypedDict
 
 from .base import Agent, RandomAgent
 from .baselines import DestinationHungryAgent, LongRouteAgent, OneStepThinkingAgent, RouteFocusAgent
@@ -17,6 +18,29 @@ from .expert import RolloutSearchAgent
 from .mcts import HeuristicAgent, MCTSAgent, PairedSearchAgent
 
 AgentFactory = Callable[[int | None], Agent]
+
+
+class ExpertSettings(TypedDict):
+    """Keyword arguments of :class:`~.expert.RolloutSearchAgent`."""
+
+    ticket_rollouts: int
+    action_rollouts: int
+    keep_candidates: int
+    light_rollouts: bool
+    time_limit: float
+    objective: str
+
+
+#: The settings of the registered ``rollout_search`` agent (the *expert* level); benchmarks
+#: build variants of it from these.
+EXPERT_SETTINGS: ExpertSettings = {
+    "ticket_rollouts": 400,
+    "action_rollouts": 48,
+    "keep_candidates": 6,
+    "light_rollouts": True,
+    "time_limit": 4.0,
+    "objective": "auto",
+}
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
 AGENTS: dict[str, AgentFactory] = {
@@ -28,15 +52,7 @@ AGENTS: dict[str, AgentFactory] = {
     "heuristic": lambda seed: HeuristicAgent(seed=seed),
     "ismcts": lambda seed: MCTSAgent(iterations=300, time_limit=4.5, seed=seed, name="ismcts"),
     "paired": lambda seed: PairedSearchAgent(rollouts=300, time_limit=4.5, seed=seed, name="paired"),
-    "rollout_search": lambda seed: RolloutSearchAgent(
-        ticket_rollouts=400,
-        action_rollouts=48,
-        keep_candidates=6,
-        light_rollouts=True,
-        time_limit=4.0,
-        objective="auto",
-        seed=seed,
-    ),
+    "rollout_search": lambda seed: RolloutSearchAgent(seed=seed, **EXPERT_SETTINGS),
 }
 
 #: Playing levels for people, each an agent name, weakest first. They follow the measured
