@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "search_ceiling.py"
+from benchmark_script import run_benchmark
 
 
 def test_search_ceiling_plays_each_mode_and_logs_rows(tmp_path: Path) -> None:
     rows = tmp_path / "rows.jsonl"
-    command = [sys.executable, str(SCRIPT), "--games", "1", "--modes", "view,revealed", "--rollouts", "2"]
-    done = subprocess.run(
-        [*command, "--workers", "1", "--rows", str(rows)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_benchmark(
+        "search_ceiling.py", "--games", "1", "--modes", "view,revealed", "--rollouts", "2", "--workers", "1",
+        "--rows", str(rows), timeout=300,
+    )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["view", "revealed"]
@@ -30,12 +24,6 @@ def test_search_ceiling_plays_each_mode_and_logs_rows(tmp_path: Path) -> None:
 
 
 def test_search_ceiling_rejects_an_unknown_mode() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--modes", "oracle"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_benchmark("search_ceiling.py", "--modes", "oracle", timeout=60)
     assert done.returncode == 2
     assert "unknown mode" in done.stderr

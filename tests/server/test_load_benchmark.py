@@ -2,23 +2,41 @@
 
 from __future__ import annotations
 
-import subprocess
+import importlib.util
 import sys
-from pathlib import Path
+from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "server_load.py"
+from benchmark_script import BENCHMARKS, run_benchmark
 
 
 def test_load_benchmark_runs_and_loses_nothing() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--games", "3", "--actions", "6", "--kill-after", "0.5"],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_benchmark("server_load.py", "--games", "3", "--actions", "6", "--kill-after", "0.5")
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert "errors 0" in lines
     assert lines[-1] == "lost_actions 0"
     assert any(line.startswith("latency_ms p50 ") for line in lines)
+
+
+def _server_load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("server_load", BENCHMARKS / "server_load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_verification_accepts_entries_revealed_at_game_end() -> None:
+    """A kill can land just after the action that ended a game: the stored view then reveals
+    the opponent's kept tickets, which the seat was shown hidden. That is not a lost action;
+    a changed public entry is."""
+    same_log = _server_load().same_log
+    hidden = {"player": 1, "text": "Player 2 kept 2 ticket(s)", "notation": None, "card": None, "revealed": []}
+    shown = {**hidden, "text": "Player 2 kept 2 ticket(s): Oslo–Bergen, Turku–Oulu", "notation": "K 1 2"}
+    claim = {"player": 0, "text": "Player 1 claimed", "notation": "C R1 R", "card": None, "revealed": []}
+    other_claim = {**claim, "notation": "C R2 R"}
+    assert same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown, claim, claim]})
+    assert not same_log([hidden, claim], {"phase": "CHOOSE_ACTION", "log": [shown, claim]})
+    assert not same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown, other_claim]})
+    assert not same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown]})
