@@ -1,13 +1,14 @@
 """How much of the search agent's weakness comes from not knowing the opponent's tickets.
 
-Plays a ``rollout_search`` agent against ``route_focus`` in 2-player games, seats alternated,
-with three ways of sampling the hidden information for its searches:
+Plays a ``rollout_search`` agent against one ``route_focus`` (``--players 2``, seats alternated)
+or two (``--players 3``, the agent's seat rotated), with three ways of sampling the hidden
+information for its searches:
 
 * ``view``: the agent's own view, unseen cards and tickets dealt at random (the real agent);
 * ``inferred``: as ``view``, but the opponent's tickets guessed from the routes it claimed
   (``TicketInference``);
-* ``revealed``: an experiment only, not a fair agent: the samples hold the opponent's real
-  tickets and hand (the draw pile and the ticket pile are reshuffled, so the future stays
+* ``revealed``: an experiment only, not a fair agent: the samples hold the opponents' real
+  tickets and hands (the draw pile and the ticket pile are reshuffled, so the future stays
   unknown). It bounds what better ticket inference could give this search.
 
     .venv/bin/python benchmarks/search_ceiling.py --games 20 --modes view,inferred,revealed
@@ -15,7 +16,8 @@ with three ways of sampling the hidden information for its searches:
 
 The agent is either ``claims`` (``--rollouts`` per search, claims searched too: the agent of the
 first measurements) or ``registered`` (the *expert* level's settings, ``EXPERT_SETTINGS``, with its
-time cap). Prints one line per mode: wins, win rate with its 95% Wilson interval, mean scores and
+time cap). Prints one line per mode: wins (a tie that survives the tie-breaks counts as a loss),
+win rate with its 95% Wilson interval, mean scores (the agent's and the Route Focus seats') and
 seconds per game. Slow: each game takes 15–30 s on one core.
 """
 
@@ -54,9 +56,9 @@ class RevealedSearch(RolloutSearchAgent):
         return state
 
 
-def play(job: tuple[str, int, int, str]) -> dict[str, Any]:
-    mode, index, rollouts, kind = job
-    me = index % 2
+def play(job: tuple[str, int, int, str, int]) -> dict[str, Any]:
+    mode, index, rollouts, kind, players = job
+    me = index % players
     kwargs: dict[str, Any]
     if kind == "registered":
         kwargs = dict(EXPERT_SETTINGS, seed=index)
@@ -69,8 +71,9 @@ def play(job: tuple[str, int, int, str]) -> dict[str, Any]:
         agent = RevealedSearch(**kwargs)
     else:
         agent = RolloutSearchAgent(ticket_inference=mode == "inferred", **kwargs)
-    opponent = RouteFocusAgent(seed=1000 + index)
-    state = GameState.new(players=2, seed=50_000 + index)
+    others = [q for q in range(players) if q != me]
+    opponents = {q: RouteFocusAgent(seed=1000 + index + 100_000 * k) for k, q in enumerate(others)}
+    state = GameState.new(players=players, seed=50_000 + index)
     start = time.perf_counter()
     while not state.is_over:
         player = state.decision.player
@@ -80,15 +83,16 @@ def play(job: tuple[str, int, int, str]) -> dict[str, Any]:
                 agent.true_state = state
             action = agent.choose(state.view(player), legal)
         else:
-            action = opponent.choose(state.view(player), legal)
+            action = opponents[player].choose(state.view(player), legal)
         state.apply(action, player)
     result = state.result()
     return {
         "mode": mode,
         "index": index,
+        "seat": me,
         "won": result.winners == (me,),
         "score": result.totals[me],
-        "opponent": result.totals[1 - me],
+        "opponent": statistics.mean(result.totals[q] for q in others),
         "seconds": time.perf_counter() - start,
     }
 
@@ -99,6 +103,7 @@ def main() -> None:
     parser.add_argument("--modes", default="view,inferred,revealed")
     parser.add_argument("--rollouts", type=int, default=24, help="rollouts per search of the claims agent")
     parser.add_argument("--agent", choices=("claims", "registered"), default="claims")
+    parser.add_argument("--players", type=int, choices=(2, 3), default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rows", type=Path, help="append each game's result to this JSON-lines file")
     args = parser.parse_args()
@@ -106,7 +111,7 @@ def main() -> None:
     for mode in modes:
         if mode not in ("view", "inferred", "revealed"):
             parser.error(f"unknown mode {mode!r}")
-    jobs = [(mode, i, args.rollouts, args.agent) for mode in modes for i in range(args.games)]
+    jobs = [(mode, i, args.rollouts, args.agent, args.players) for mode in modes for i in range(args.games)]
     rows = []
     with multiprocessing.Pool(args.workers) as pool:
         for row in pool.imap(play, jobs, chunksize=1):

@@ -27,3 +27,13 @@ def test_search_ceiling_rejects_an_unknown_mode() -> None:
     done = run_benchmark("search_ceiling.py", "--modes", "oracle", timeout=60)
     assert done.returncode == 2
     assert "unknown mode" in done.stderr
+
+
+def test_search_ceiling_plays_three_player_games(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    command = ["--games", "1", "--players", "3", "--modes", "revealed", "--rollouts", "2", "--workers", "1"]
+    done = run_benchmark("search_ceiling.py", *command, "--rows", str(rows), timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("revealed  games 1 wins ")
+    (row,) = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert row["seat"] == 0 and row["mode"] == "revealed"
