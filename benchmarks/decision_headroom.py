@@ -54,6 +54,8 @@ from ttr_nordic.ai.expert import WIN_BONUS, LightRouteFocus, RolloutSearchAgent,
 from ttr_nordic.engine import Action, Claim, DrawBlind, DrawTickets, GameRecord, GameState
 
 KINDS = ("setup", "keep", "draw", "turn")
+#: The kinds a decision of each phase may be; a turn is a "draw" or a "turn", and measure() tells them apart.
+PHASE_KINDS = {"INITIAL_TICKETS": ("setup",), "KEEP_TICKETS": ("keep",), "CHOOSE_ACTION": ("draw", "turn")}
 #: (own score, best other score, share of the win) of a finished rollout.
 Outcome = tuple[int, int, float]
 
@@ -211,10 +213,7 @@ def main() -> None:
                 continue
             if not args.trains[0] <= min(state.trains) <= args.trains[1]:
                 continue
-            phase = state.decision.phase.name
-            # A turn is a "draw" or a "turn" decision; measure() tells them apart.
-            wanted = {"INITIAL_TICKETS": ("setup",), "KEEP_TICKETS": ("keep",), "CHOOSE_ACTION": ("draw", "turn")}
-            for kind in wanted.get(phase, ()):
+            for kind in PHASE_KINDS.get(state.decision.phase.name, ()):
                 if kind in jobs:
                     jobs[kind].append((str(path), index, kind, args.samples, rng.getrandbits(32)))
     with multiprocessing.Pool(args.workers) as pool:

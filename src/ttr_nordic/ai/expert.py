@@ -87,15 +87,10 @@ def top_claims(view: PlayerView, legal: Sequence[Action]) -> list[Claim]:
     []
     """
     points = board_tables(view.board).points
+    claims = sorted((a for a in legal if isinstance(a, Claim)), key=lambda c: (sum(c.payment), c.payment[-1]))
     by_route: dict[int, Claim] = {}
-    for action in legal:
-        if isinstance(action, Claim):
-            current = by_route.get(action.route)
-            if current is None or (sum(action.payment), action.payment[-1]) < (
-                sum(current.payment),
-                current.payment[-1],
-            ):
-                by_route[action.route] = action
+    for claim in claims:  # cheapest first; the sort is stable, so ties keep the legal order
+        by_route.setdefault(claim.route, claim)
     return sorted(by_route.values(), key=lambda c: (-points[c.route], c.route))
 
 
