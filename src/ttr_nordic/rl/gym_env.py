@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -31,10 +31,10 @@ from .observation import SIZE, encode_view
 from .pettingzoo_env import REWARDS, end_rewards
 
 
-class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], int]):
+class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
     """One seat of a Nordic Countries game against registered agents."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
@@ -64,13 +64,13 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], int]):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.space = action_space()
-        self.observation_space = spaces.Dict(
+        self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {
                 "observation": spaces.Box(0.0, 1.0e3, (SIZE,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
             }
         )
-        self.action_space = spaces.Discrete(self.space.size)
+        self.action_space: spaces.Discrete = spaces.Discrete(self.space.size)
         self.state: GameState | None = None
         self.seat = 0
         self._opponents: dict[int, Agent] = {}

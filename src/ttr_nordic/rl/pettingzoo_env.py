@@ -12,7 +12,7 @@ the others. ``reset(seed=s)`` seeds the deal and the first player.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -36,10 +36,14 @@ def end_rewards(state: GameState, kind: str) -> list[float]:
     return [float(totals[p] - max(t for q, t in enumerate(totals) if q != p)) for p in range(len(totals))]
 
 
-class TTRNordicAEC(AECEnv[str, dict[str, NDArray[Any]], int]):
+class TTRNordicAEC(AECEnv):  # type: ignore[misc]
     """Ticket to Ride: Nordic Countries as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "ttr_nordic_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "ttr_nordic_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, players: int = 2, reward: str = "margin", render_mode: str | None = None) -> None:
         super().__init__()
@@ -47,7 +51,7 @@ class TTRNordicAEC(AECEnv[str, dict[str, NDArray[Any]], int]):
             raise ValueError(f"Nordic Countries is for 2 or 3 players, not {players}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
-        if render_mode not in (None, *self.metadata["render_modes"]):
+        if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.players = players
         self.reward_kind = reward
