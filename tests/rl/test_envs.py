@@ -68,7 +68,7 @@ def test_gymnasium_check_env_and_a_masked_episode() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped)
-    obs, info = env.reset(seed=3)
+    obs, _info = env.reset(seed=3)
     rng = np.random.default_rng(1)
     done, reward = False, 0.0
     while not done:

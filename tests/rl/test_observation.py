@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-import pytest
+import numpy as np
 
-np = from ttr_nordic.engine import GameState
+from ttr_nordic.engine import GameState
 from ttr_nordic.rl.observation import SIZE, encode_view
 
 

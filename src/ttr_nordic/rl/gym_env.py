@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -34,7 +34,7 @@ from .pettingzoo_env import REWARDS, end_rewards
 class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
     """One seat of a Nordic Countries game against registered agents."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it so)
 
     def __init__(
         self,
