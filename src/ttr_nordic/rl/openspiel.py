@@ -91,16 +91,46 @@ class TTRNordicGame(pyspiel.Game):  # type: ignore[misc]
         return TTRNordicObserver(perfect_recall, params)
 
 
+class _Position:
+    """The engine state and its legal ids. OpenSpiel clones a Python state by deep-copying its
+    ``__dict__``; this object copies itself with the engine's fast ``clone()``."""
+
+    __slots__ = ("engine", "game", "history_prefix", "legal")
+
+    def __init__(self, game: TTRNordicGame) -> None:
+        self.game = game
+        self.engine: GameState | None = None
+        # Log lines a resampled state inherits from the view it was sampled from (per player).
+        self.history_prefix: list[tuple[str, ...]] = [() for _ in range(game.players)]
+        self.legal: dict[int, Any] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        other = _Position(self.game)
+        other.engine = None if self.engine is None else self.engine.clone()
+        other.history_prefix = list(self.history_prefix)
+        other.legal = dict(self.legal)
+        return other
+
+
 class TTRNordicState(pyspiel.State):  # type: ignore[misc]
     """A position: before the deal (chance), a game in progress, or a finished game."""
 
     def __init__(self, game: TTRNordicGame) -> None:
         super().__init__(game)
-        self._game = game
-        self.engine: GameState | None = None
-        # Log lines a resampled state inherits from the view it was sampled from (per player).
-        self.history_prefix: list[tuple[str, ...]] = [() for _ in range(game.players)]
-        self._legal: dict[int, Any] = {}
+        self.position = _Position(game)
+
+    @property
+    def engine(self) -> GameState | None:
+        """The engine state (None before the deal)."""
+        return self.position.engine
+
+    @property
+    def _game(self) -> TTRNordicGame:
+        return self.position.game
+
+    @property
+    def _legal(self) -> dict[int, Any]:
+        return self.position.legal
 
     def current_player(self) -> int:
         if self.engine is None:
@@ -119,18 +149,18 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         return [(seed, p) for seed in range(NUM_DEALS)]
 
     def _apply_action(self, action: int) -> None:
-        if self.engine is None:
+        engine = self.position.engine
+        if engine is None:
             if not 0 <= action < NUM_DEALS:
                 raise ValueError(f"deals are 0 to {NUM_DEALS - 1}, got {action}")
-            self.engine = GameState.new(
-                players=self._game.players, seed=action, first_player=action % self._game.players
-            )
+            players = self._game.players
+            engine = self.position.engine = GameState.new(players=players, seed=action, first_player=action % players)
         else:
             chosen = self._legal.get(action)
             if chosen is None:
                 raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now")
-            self.engine.apply(chosen)
-        self._legal = {} if self.engine.is_over else _SPACE.legal_ids(self.engine)
+            engine.apply(chosen)
+        self.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -156,14 +186,7 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         """The game log as ``player`` has seen it."""
         if self.engine is None:
             return ()
-        return self.history_prefix[player] + tuple(entry.text for entry in self.engine.view(player).log)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> TTRNordicState:
-        other = TTRNordicState(self._game)
-        other.engine = None if self.engine is None else self.engine.clone()
-        other.history_prefix = list(self.history_prefix)
-        other._legal = dict(self._legal)
-        return other
+        return self.position.history_prefix[player] + tuple(entry.text for entry in self.engine.view(player).log)
 
     def __str__(self) -> str:
         if self.engine is None:
@@ -179,10 +202,11 @@ def resample(state: TTRNordicState, player: int, seed: int | None = None) -> TTR
     assert state.engine is not None
     rng = random.Random(seed)
     other = TTRNordicState(state._game)
-    other.engine = state.engine.view(player, log=False).determinize(rng)
+    engine = state.engine.view(player, log=False).determinize(rng)
     lines = state.history_lines(player)
-    other.history_prefix = [lines for _ in range(state._game.players)]
-    other._legal = {} if other.engine.is_over else _SPACE.legal_ids(other.engine)
+    other.position.engine = engine
+    other.position.history_prefix = [lines for _ in range(state._game.players)]
+    other.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
     return other
 
 
