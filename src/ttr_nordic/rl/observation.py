@@ -52,6 +52,20 @@ SIZE = (
 )
 
 
+_STATUS_CACHE: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], list[tuple[int, bool]]] = {}
+
+
+def _ticket_status(view: PlayerView) -> list[tuple[int, bool]]:
+    """``view.ticket_status()``, remembered: routes change only on claims, so most steps repeat one."""
+    key = (id(view.board), view.route_owner, view.player, view.tickets)
+    status = _STATUS_CACHE.get(key)
+    if status is None:
+        if len(_STATUS_CACHE) >= 4096:
+            _STATUS_CACHE.clear()
+        status = _STATUS_CACHE[key] = view.ticket_status()
+    return status
+
+
 def encode_view(view: PlayerView) -> NDArray[np.float32]:
     """The observation vector of ``view`` (see the module docstring for the layout)."""
     out = np.zeros(SIZE, dtype=np.float32)
@@ -81,7 +95,7 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
     out[i + 1 : i + 10] = np.asarray(view.discard) / 12
     out[i + 10] = view.ticket_deck_count / NUM_TICKETS
     i += 11
-    for ticket, done in view.ticket_status():
+    for ticket, done in _ticket_status(view):
         out[i + 2 * ticket] = 1.0
         out[i + 2 * ticket + 1] = float(done)
     i += 2 * NUM_TICKETS
