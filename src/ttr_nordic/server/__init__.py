@@ -11,11 +11,17 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 
-def create_app(database_url: str | None = None, *, tune_gc: bool = False) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    *,
+    tune_gc: bool = False,
+    public_games: bool = False,
+    public_url: str | None = None,
+) -> FastAPI:
     """The application (see :func:`ttr_nordic.server.app.create_app`)."""
     from .app import create_app as _create_app
 
-    return _create_app(database_url, tune_gc=tune_gc)
+    return _create_app(database_url, tune_gc=tune_gc, public_games=public_games, public_url=public_url)
 
 
 __all__ = ["create_app"]

@@ -14,6 +14,17 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db "
         "(default: a SQLite file in $XDG_DATA_HOME/ttr-nordic or ~/.local/share/ttr-nordic)",
     )
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        help="the address friends use to reach this server, for invite links (default: the address "
+        "the creator's browser used), e.g. http://192.168.1.20:8000",
+    )
+    parser.add_argument(
+        "--public-games",
+        action="store_true",
+        help="let anyone list finished games and read their records (default: only each game's players)",
+    )
     parser.set_defaults(func=run_serve)
 
 
@@ -25,8 +36,14 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"the server needs the web extra (pip install 'ttr-nordic[web]'): {exc}")
         return 1
-    app = create_app(args.database_url, tune_gc=True)
+    public_url = args.public_url
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        print(f"--public-url must start with http:// or https:// (got {public_url!r})")
+        return 2
+    app = create_app(args.database_url, tune_gc=True, public_games=args.public_games, public_url=public_url)
     print(f"Serving on http://{args.host}:{args.port}/ (database: {app.state.database_url})")
+    if args.host in ("0.0.0.0", "::"):
+        print("Friends on your network open http://<this computer's address>:" + str(args.port) + "/")
     # No per-message deflate (uvicorn offers it by default, browsers accept it): a state is a
     # few KB now that the log comes in pieces (see protocol.py), and deflating one took about
     # 40 us, some 15% of the server's CPU for a move that sends two.

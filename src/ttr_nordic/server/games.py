@@ -99,6 +99,7 @@ class Client:
     log_seat: int = -1  # the seat whose view's log the client holds (-1: none yet)
     log_over: bool = False  # whether that is the end-of-game log (which reveals everything)
     log_length: int = 0  # how many of its entries the client holds
+    presence: bool = False  # whether it asked for presence messages (``&presence=1``)
 
     def send(self, message: JSON | str | None) -> None:
         """Queue ``message``, a dict or its JSON text (None closes the connection)."""
@@ -132,6 +133,24 @@ class LiveGame:
     @property
     def status(self) -> str:
         return FINISHED if self.state.is_over else ACTIVE
+
+    def present(self) -> list[int]:
+        """The human seats with at least one connected client, in seat order."""
+        held: set[int] = set()
+        for client in self.clients:
+            held |= client.seats
+        return sorted(s for s in held if self.seats[s].kind == "human")
+
+    def presence_message(self) -> JSON:
+        """Who is connected now (human seats); AI seats are always there."""
+        return {"type": "presence", "game_id": self.id, "present": self.present()}
+
+    def announce_presence(self) -> None:
+        """Tell the clients that asked who is connected now (after one connected or left)."""
+        text = dumps(self.presence_message())
+        for client in self.clients:
+            if client.presence:
+                client.send(text)
 
     def seats_for(self, token: str) -> frozenset[int]:
         """The seats ``token`` controls (none for a wrong token)."""
@@ -372,6 +391,13 @@ class GameService:
                 else:
                     future.set_result(result)
 
+    def _store_hand_over(self, game_id: str, seat: int, level: str) -> None:
+        with self.sessions.begin() as session:
+            row = session.get(SeatRow, (game_id, seat))
+            if row is None:
+                raise LookupError(f"game {game_id} has no seat {seat}")
+            row.kind, row.ai_level = "ai", level
+
     def _finished(self, limit: int, offset: int) -> list[GameRow]:
         with self.sessions() as session:
             query = (
@@ -469,6 +495,49 @@ class GameService:
             for r in rows
         ]
 
+    async def mine(self, pairs: list[tuple[str, str]]) -> tuple[list[JSON], list[str]]:
+        """The summaries of the games whose token is right, each with the seats that token
+        controls (``"mine"``), in the order asked; and the ids that matched no game or whose
+        token opens no seat there (told apart from nothing else, so a guess learns nothing)."""
+        found: list[JSON] = []
+        unknown: list[str] = []
+        for game_id, token in pairs:
+            try:
+                game = await self.get(game_id)
+            except RecordError:
+                game = None
+            seats = game.seats_for(token) if game is not None and token else frozenset()
+            if game is None or not seats:
+                unknown.append(game_id)
+                continue
+            summary = game.summary()
+            summary["mine"] = sorted(seats)
+            summary["present"] = game.present()
+            found.append(summary)
+        return found, unknown
+
+    async def hand_over(self, game: LiveGame, seat: int, level: str) -> None:
+        """Give human ``seat`` to the computer at ``level`` for the rest of the game: stored
+        (it survives a restart), then every client is sent the new seats and the AI plays.
+        The caller checks who may ask; raises ``ValueError`` when the seat cannot be handed."""
+        async with game.lock:
+            if game.state.is_over:
+                raise ValueError("the game is over")
+            if not 0 <= seat < len(game.seats) or game.seats[seat].kind != "human":
+                raise ValueError(f"seat {seat} is not a person's seat")
+            old = game.seats[seat]
+            try:
+                await asyncio.to_thread(self._store_hand_over, game.id, seat, level)
+            except Exception as exc:
+                log.exception("cannot hand seat %d of game %s to the computer", seat, game.id)
+                raise StorageError(f"the seat could not be handed over: {type(exc).__name__}") from exc
+            # The token stays: its holder may come back to watch (acting is refused, see app).
+            game.seats[seat] = Seat(seat, old.name, "ai", level, old.token_hash)
+            game.public_seats = [s.public() for s in game.seats]
+            game.broadcast()
+            game.announce_presence()
+        self.ensure_ai(game)
+
     async def act(self, game: LiveGame, seat: int, action: Action, expected: int | None = None) -> bool:
         """Apply ``action`` for ``seat``: check, store, apply, broadcast. Raises
         :class:`IllegalActionError` (nothing changes), or :class:`StorageError` if the
@@ -529,8 +598,11 @@ class GameService:
             log.exception("AI seat failed in game %s", game.id)
 
     def release(self, game: LiveGame, client: Client) -> None:
-        """Forget ``client``; a finished game nobody watches leaves memory (it stays stored)."""
+        """Forget ``client`` (the others are told who is still there); a finished game nobody
+        watches leaves memory (it stays stored)."""
         game.clients.discard(client)
+        if not self._closing:
+            game.announce_presence()
         if game.state.is_over and not game.clients and self.live.get(game.id) is game:
             del self.live[game.id]
 
