@@ -171,7 +171,7 @@ def test_presence_turn_title_and_seat_to_the_computer(
         # Astrid hands Leif's seat to the computer: two clicks (ask, then do)
         leif_row.locator("select.handover-level").select_option("easy")
         page.click("#handover-1")
-        expect(page.locator("#handover-1")).to_have_text("Hand over to easy computer?")
+        expect(page.locator("#handover-1")).to_have_text("Sure? Hand over (easy)")
         page.click("#handover-1")
         expect(page.get_by_test_id("toast-info").filter(has_text="played by the computer (easy)")).to_be_visible()
         expect(leif_row).to_contain_text("computer (easy)")

@@ -54,12 +54,12 @@ export function onlineFeatures({ gameId, token, summary, send }) {
         const level = el("select", { class: "handover-level", "aria-label": `Computer level for ${name(index)}` },
           LEVELS.map((l) => el("option", { value: l, selected: l === "medium", text: l })));
         const button = el("button", { type: "button", class: "small handover", id: `handover-${index}`,
-          text: "Let the computer play",
+          text: "Computer plays", title: `Hand ${name(index)}'s seat to the computer for the rest of the game`,
           onclick: () => {
             // Two clicks: the first asks, the second hands over (no blocking browser dialog).
             if (button.dataset.armed !== "1") {
               button.dataset.armed = "1";
-              button.textContent = `Hand over to ${level.value} computer?`;
+              button.textContent = `Sure? Hand over (${level.value})`;
               button.classList.add("primary");
               return;
             }

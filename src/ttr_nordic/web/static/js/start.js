@@ -92,7 +92,7 @@ export async function startPage(app) {
     });
   });
   const last = latestCreated();
-  if (last) showInvites(invites, last.invites, `Your last online game (${last.invites.map((i) => i.names.join(", ")).join(" · ")}): its links`);
+  if (last) showInvites(invites, last.invites, `Links of your last online game (${last.invites.map((i) => i.names.join(", ")).join(" · ")}):`);
 
   const modes = el("section", { class: "modes" }, aiForm, hsForm, onForm);
   app.append(hero, modes, myGamesSection());
