@@ -227,10 +227,8 @@ def test_saved_agent_versions_load_from_a_module_or_a_file(tmp_path: Path) -> No
 
 def test_command_line_run_show_and_sprt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "ladder.sqlite"
-    code = ttr_main(
-        ["ladder", "run", "--db", str(db), "--agents", "easy,hard,rnd=random", "--games", "2", "--seed", "5", "-q"]
-        + ["--bootstrap", "20", "--plot", str(tmp_path / "ladder.png")]
-    )
+    run = ["ladder", "run", "--db", str(db), "--agents", "easy,hard,rnd=random", "--games", "2", "--seed", "5"]
+    code = ttr_main([*run, "-q", "--bootstrap", "20", "--plot", str(tmp_path / "ladder.png")])
     out = capsys.readouterr().out
     assert code == 0
     assert "6 games to play" in out and "2-player ladder: 6 games" in out and "hard = 0" in out
