@@ -136,8 +136,8 @@ def test_replay_steps_forward_and_back(page: Any, ai_game: dict[str, Any], reque
 
 def test_replay_only_for_finished_games(page: Any) -> None:
     url = start_ai_game(page)
-    game_id = url.split("/play/")[1].split("?")[0]
-    response = page.request.get(f"/api/games/{game_id}/replay/0")
+    game_id, token = url.split("/play/")[1].split("?seat=")
+    response = page.request.get(f"/api/games/{game_id}/replay/0", headers={"X-Game-Token": token})
     assert response.status == 409
     assert response.json()["error"]["code"] == "GAME_NOT_FINISHED"
 
