@@ -166,3 +166,10 @@ def test_only_online_games_hand_seats_over(client: TestClient, mode: str) -> Non
         receive_until(ws, lambda m: m["type"] == "state")
         ws.send_json({"type": "hand_over", "seat": 1, "level": "easy"})
         assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "NOT_CREATOR"
+
+
+def test_serve_refuses_a_public_url_that_is_not_http(capsys: pytest.CaptureFixture[str]) -> None:
+    from ttr_nordic.cli import main
+
+    assert main(["serve", "--public-url", "192.168.1.20:8000"]) == 2
+    assert "--public-url must start with http://" in capsys.readouterr().out

@@ -155,6 +155,11 @@ def test_presence_turn_title_and_seat_to_the_computer(
         mover, waiter = (page, second) if my_turn(page) else (second, page)
         assert mover.title().startswith("● Your turn — ")
         assert waiter.title().startswith("Waiting for ")
+        # the chime is off until the player turns it on (and the choice is kept)
+        sound = page.locator("#sound-toggle")
+        expect(sound).not_to_be_checked()
+        sound.check()
+        assert page.evaluate("() => localStorage.getItem('ttr-sound')") == "1"
         # Leif closes his tab: Astrid is told; he comes back: told again
         second.close()
         expect(page.get_by_test_id("toast-info").filter(has_text="Leif left the game")).to_be_visible()
