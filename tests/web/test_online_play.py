@@ -219,3 +219,32 @@ def test_screenshots_start_page_and_invites(browser: Any, browser_context_args: 
             assert page.evaluate("() => document.documentElement.scrollWidth") <= width
         finally:
             context.close()
+
+
+def test_a_hidden_tab_gets_a_notification_on_its_turn(browser: Any, browser_context_args: dict[str, Any]) -> None:
+    """With notifications allowed and the tab hidden, the player's turn raises one."""
+    context = browser.new_context(**browser_context_args)
+    try:
+        context.grant_permissions(["notifications"])
+        # Before the page's scripts: the tab reads as hidden, and notifications are recorded.
+        context.add_init_script(
+            """
+            Object.defineProperty(document, "hidden", { get: () => true });
+            window.shownNotes = [];
+            const Real = window.Notification;
+            window.Notification = class extends Real {
+              constructor(title, options) { super(title, options); window.shownNotes.push(title); }
+            };
+            Object.defineProperty(window.Notification, "permission", { get: () => Real.permission });
+            """
+        )
+        page = context.new_page()
+        page.goto("/")
+        page.click("#start-ai")
+        page.wait_for_url("**/play/**")
+        page.locator("#keep-dialog").wait_for()
+        page.wait_for_function("() => window.shownNotes.length === 1")
+        assert page.evaluate("() => window.shownNotes") == ["Your turn — Ticket to Ride"]
+        expect(page.locator("#notify-toggle")).to_have_text("Notifications on")
+    finally:
+        context.close()
