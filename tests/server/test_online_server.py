@@ -147,7 +147,7 @@ def test_the_creator_hands_an_absent_seat_to_the_computer(database_url: str) -> 
             assert len(live_state(client, game_id).history) >= 8
         # Leif's link still opens the game to watch; acting is refused.
         with client.websocket_connect(ws_path(game_id, leif)) as ws:
-            receive_until(ws, lambda m: m["type"] == "state")
+            assert receive_until(ws, lambda m: m["type"] == "state")["legal"] == []  # nothing to do
             ws.send_json({"type": "act", "action": "B", "seat": 1})
             assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "SEAT_HANDED_OVER"
         moves = len(live_state(client, game_id).history)

@@ -193,9 +193,11 @@ class LiveGame:
 
     def state_message(self, seat: int, log_start: int = 0) -> JSON:
         """The state of ``seat``'s view, its log from entry ``log_start`` on; the legal actions
-        (with labels) only when ``seat`` must act."""
+        (with labels) only when ``seat`` must act and a person plays it."""
         state = self.state
-        legal = state.legal_action_list() if state.decision.player == seat else []
+        # A seat handed to the computer is offered nothing: its old link only watches.
+        mine = state.decision.player == seat and self.seats[seat].kind == "human"
+        legal = state.legal_action_list() if mine else []
         return {
             "type": "state",
             "game_id": self.id,

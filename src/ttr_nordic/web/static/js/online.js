@@ -43,7 +43,7 @@ export function onlineFeatures({ gameId, token, summary, send }) {
     seats.forEach((seat, index) => {
       const here = index === mySeat || (present !== null && present.includes(index));
       let state;
-      if (!isHuman(index)) state = `computer (${seat.level})`;
+      if (!isHuman(index)) state = index === mySeat ? `the computer (${seat.level}) plays your seat now` : `computer (${seat.level})`;
       else if (index === mySeat) state = "you";
       else if (present === null) state = "…";
       else state = here ? "here" : "not connected";
