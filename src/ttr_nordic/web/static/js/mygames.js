@@ -41,6 +41,11 @@ export function forgetGame(gameId) {
   save(games);
 }
 
+/** Whether this browser keeps any game. */
+export function hasGames() {
+  return Object.keys(load()).length > 0;
+}
+
 /** The online game this browser created last ({id, invites, ...}), or null. */
 export function latestCreated() {
   let best = null;

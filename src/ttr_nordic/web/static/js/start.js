@@ -1,6 +1,6 @@
 // Start page: new game (vs AI, pass-and-play, online) and this browser's games (resume, replay).
 import { api, el, toast } from "./ui.js";
-import { inviteList, latestCreated, myGamesSection, rememberGame } from "./mygames.js";
+import { hasGames, inviteList, latestCreated, myGamesSection, rememberGame } from "./mygames.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -95,7 +95,9 @@ export async function startPage(app) {
   if (last) showInvites(invites, last.invites, `Links of your last online game (${last.invites.map((i) => i.names.join(", ")).join(" · ")}):`);
 
   const modes = el("section", { class: "modes" }, aiForm, hsForm, onForm);
-  app.append(hero, modes, myGamesSection());
+  // A returning player finds their games first; a newcomer, the ways to start one.
+  if (hasGames()) app.append(hero, myGamesSection(), modes);
+  else app.append(hero, modes, myGamesSection());
   publicGames(app);
 }
 
