@@ -64,7 +64,7 @@ def test_full_game_against_easy_ai(client: TestClient) -> None:
     assert summary["status"] == "finished" and summary["result"]["totals"]
     mine = client.post("/api/games/mine", json={"games": [{"id": game_id, "token": token}]}).json()["games"]
     assert [g["id"] for g in mine] == [game_id]
-    assert mine[0]["result"]["winners"] == message["result"]["winners"]
+    assert mine[0]["winners"] == message["result"]["winners"]
     record = client.get(f"/api/games/{game_id}/record", headers={"X-Game-Token": token})
     assert record.status_code == 200
     replayed = GameRecord.from_dict(record.json()).replay()

@@ -63,6 +63,14 @@ def test_a_finished_game_is_shown_to_its_players_only(client: TestClient) -> Non
     game_id, token = created["game"]["id"], created["invites"][0]["token"]
     other = create_game(client, "online", [HUMAN, HUMAN])["invites"][0]["token"]
     finish(client, game_id)
+    # Listed to its player from the stored row, without replaying it into memory.
+    live = client.app.state.service.live  # type: ignore[attr-defined]
+    live.pop(game_id, None)
+    answer = client.post("/api/games/mine", json={"games": [{"id": game_id, "token": token}]}).json()
+    (listed,) = answer["games"]
+    assert listed["status"] == "finished" and listed["mine"] == [0, 1] and listed["finished_at"]
+    assert listed["winners"] and set(listed["winners"]) <= {0, 1}
+    assert game_id not in live
     assert client.get("/api/games").status_code == 403
     assert client.get("/api/server").json() == {"public_games": False}
     for path in (f"/api/games/{game_id}/record", f"/api/games/{game_id}/replay/1"):

@@ -400,6 +400,11 @@ class GameService:
                 raise LookupError(f"game {game_id} has no seat {seat}")
             row.kind, row.ai_level = "ai", level
 
+    def _rows(self, game_ids: list[str]) -> list[GameRow]:
+        with self.sessions() as session:
+            query = select(GameRow).options(selectinload(GameRow.seats)).where(GameRow.id.in_(game_ids))
+            return list(session.scalars(query))
+
     def _finished(self, limit: int, offset: int) -> list[GameRow]:
         with self.sessions() as session:
             query = (
@@ -499,22 +504,48 @@ class GameService:
 
     async def mine(self, pairs: list[tuple[str, str]]) -> tuple[list[JSON], list[str]]:
         """The summaries of the games whose token is right, each with the seats that token
-        controls (``"mine"``), in the order asked; and the ids that matched no game or whose
-        token opens no seat there (told apart from nothing else, so a guess learns nothing)."""
+        controls (``"mine"``) and who is connected (``"present"``), in the order asked; and the
+        ids that matched no game or whose token opens no seat there (not told apart, so a guess
+        learns nothing). A finished game is summed up from its stored row (not replayed into
+        memory: a browser may hold many); an active one is the live game."""
+        rows = {row.id: row for row in await asyncio.to_thread(self._rows, [game_id for game_id, _ in pairs])}
         found: list[JSON] = []
         unknown: list[str] = []
         for game_id, token in pairs:
-            try:
-                game = await self.get(game_id)
-            except RecordError:
-                game = None
-            seats = game.seats_for(token) if game is not None and token else frozenset()
-            if game is None or not seats:
+            row = rows.get(game_id)
+            digest = hash_token(token)
+            seats = sorted(
+                s.seat for s in (row.seats if row else []) if s.token_hash and hmac.compare_digest(s.token_hash, digest)
+            )
+            if row is None or not seats:
                 unknown.append(game_id)
                 continue
-            summary = game.summary()
-            summary["mine"] = sorted(seats)
-            summary["present"] = game.present()
+            summary: JSON
+            if row.status == FINISHED:
+                summary = {
+                    "id": row.id,
+                    "mode": row.mode,
+                    "status": FINISHED,
+                    "players": row.players,
+                    "seats": [_seat(s).public() for s in row.seats],
+                    "created_at": iso(row.created_at),
+                    "updated_at": iso(row.updated_at),
+                    "current": None,
+                    "present": [],
+                }
+            else:
+                try:
+                    game = await self.get(game_id)
+                except RecordError:
+                    game = None
+                if game is None:
+                    unknown.append(game_id)
+                    continue
+                summary = game.summary()
+                summary["present"] = game.present()
+            summary["finished_at"] = None if row.finished_at is None else iso(row.finished_at)
+            summary["winners"] = [int(w) for w in row.winners.split(",")] if row.winners else []
+            summary["mine"] = seats
             found.append(summary)
         return found, unknown
 

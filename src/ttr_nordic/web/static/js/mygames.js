@@ -105,7 +105,7 @@ function describe(game) {
   const seats = game.seats;
   const names = seats.map((s) => s.name).join(" · ");
   if (game.status === "finished") {
-    const winners = (game.result ? game.result.winners : []).map((w) => playerName(seats, w)).join(" & ");
+    const winners = (game.winners || []).map((w) => playerName(seats, w)).join(" & ");
     return { names, state: winners ? `won by ${winners}` : "finished" };
   }
   const mine = new Set(game.mine);
