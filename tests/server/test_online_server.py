@@ -96,6 +96,19 @@ def watch(game_id: str, token: str) -> str:
     return ws_path(game_id, token) + "&presence=1"
 
 
+def test_the_owner_reads_every_record_with_the_owner_key(database_url: str) -> None:
+    with TestClient(create_app(database_url, owner_key="owner-secret")) as client:
+        game_id = create_game(client, "hotseat", [HUMAN, HUMAN])["game"]["id"]
+        finish(client, game_id)
+        for wrong in ({}, {"X-Owner-Key": "guess"}, {"X-Owner-Key": ""}):
+            assert client.get("/api/games", headers=wrong).status_code == 403
+            assert client.get(f"/api/games/{game_id}/record", headers=wrong).status_code == 403
+        owner = {"X-Owner-Key": "owner-secret"}
+        assert [g["id"] for g in client.get("/api/games", headers=owner).json()["games"]] == [game_id]
+        assert client.get(f"/api/games/{game_id}/record", headers=owner).status_code == 200
+        assert client.get(f"/api/games/{game_id}/replay/0", headers=owner).status_code == 200
+
+
 def presence(ws: Any) -> list[int]:
     message = receive_until(ws, lambda m: m["type"] == "presence")
     present: list[int] = message["present"]

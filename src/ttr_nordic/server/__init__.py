@@ -17,11 +17,14 @@ def create_app(
     tune_gc: bool = False,
     public_games: bool = False,
     public_url: str | None = None,
+    owner_key: str | None = None,
 ) -> FastAPI:
     """The application (see :func:`ttr_nordic.server.app.create_app`)."""
     from .app import create_app as _create_app
 
-    return _create_app(database_url, tune_gc=tune_gc, public_games=public_games, public_url=public_url)
+    return _create_app(
+        database_url, tune_gc=tune_gc, public_games=public_games, public_url=public_url, owner_key=owner_key
+    )
 
 
 __all__ = ["create_app"]

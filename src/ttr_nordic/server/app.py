@@ -10,10 +10,12 @@ HTTP (all errors are ``{"error": {"code", "message", "details"?}}`` with a 4xx s
 * ``POST /api/games/mine`` — ``{"games": [{"id", "token"}]}``: the summaries of those games
   whose token opens a seat (a browser's own games: it keeps its tokens, there are no accounts).
 * ``GET /api/games?status=finished`` — finished games, newest first, for replay: only on a
-  server started with ``public_games`` (``ttr-nordic serve --public-games``), else 403.
+  server started with ``public_games`` (``ttr-nordic serve --public-games``) or to its owner
+  (``X-Owner-Key``), else 403.
 * ``GET /api/games/{id}/record`` — the full game record, once the game is over: to a holder
-  of a token of that game (header ``X-Game-Token`` or query ``token``), or to anyone on a
-  server with ``public_games``.
+  of a token of that game (header ``X-Game-Token`` or query ``token``), to the server's owner
+  (header ``X-Owner-Key``, the key ``ttr-nordic serve`` reads from ``TTR_OWNER_KEY``), or to
+  anyone on a server with ``public_games``.
 * ``GET /api/server`` — what the pages need to know of this server (``public_games``).
 
 WebSocket ``/ws/games/{id}?token=…[&seat=n]``: see :mod:`ttr_nordic.server.protocol`.
@@ -37,6 +39,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
+from .access import TOKEN_HEADER, may_list, may_read_record
 from .db import default_database_url, make_engine, migrate
 from .games import Client, GameService, LiveGame, SeatSpec, StorageError
 from .pages import install as install_pages
@@ -45,7 +48,6 @@ from .serialize import JSON
 MAX_NAME = 40
 #: The most games one ``POST /api/games/mine`` may ask about.
 MAX_MINE = 200
-TOKEN_HEADER = "X-Game-Token"
 
 
 class ApiError(Exception):
@@ -131,18 +133,9 @@ class MyGames(BaseModel):
     games: list[GameToken] = Field(max_length=MAX_MINE)
 
 
-def request_token(request: Request) -> str:
-    """The game token a request carries (header ``X-Game-Token`` or query ``token``), or ""."""
-    return request.headers.get(TOKEN_HEADER) or request.query_params.get("token") or ""
-
-
 def check_record_access(request: Request, game: LiveGame) -> None:
-    """Refuse (403) a game's record or replay to a request without a token of that game,
-    unless the server's owner made finished games public."""
-    if request.app.state.public_games:
-        return
-    token = request_token(request)
-    if not token or not game.seats_for(token):
+    """Refuse (403) a game's record to a request that may not read it (see :mod:`.access`)."""
+    if not may_read_record(request, game):
         raise ApiError(
             403,
             "TOKEN_REQUIRED",
@@ -183,13 +176,15 @@ def create_app(
     tune_gc: bool = False,
     public_games: bool = False,
     public_url: str | None = None,
+    owner_key: str | None = None,
 ) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
     user's data directory). The schema is migrated when the app starts; then, with
     ``tune_gc`` (``ttr-nordic serve``), :func:`tune_gc_for_server`. With ``public_games``
     anyone may list finished games and read their records (else only their players may);
     ``public_url`` (e.g. ``http://192.168.1.20:8000``) is the address invite links use
-    instead of the one the creator's browser used."""
+    instead of the one the creator's browser used. A request with the header ``X-Owner-Key:
+    owner_key`` may list every finished game and read every record (the server's owner)."""
     url = database_url or default_database_url()
 
     @asynccontextmanager
@@ -210,6 +205,7 @@ def create_app(
     app.state.database_url = url
     app.state.public_games = public_games
     app.state.public_url = public_url.rstrip("/") if public_url else None
+    app.state.owner_key = owner_key or None
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -273,7 +269,7 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> JSON:
-        if not request.app.state.public_games:
+        if not may_list(request):
             raise ApiError(
                 403,
                 "LIST_NOT_PUBLIC",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,7 +24,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--public-games",
         action="store_true",
-        help="let anyone list finished games and read their records (default: only each game's players)",
+        help="let anyone list finished games and read their records (default: only each game's players, "
+        "and the owner: requests with the header X-Owner-Key set to the environment variable TTR_OWNER_KEY)",
     )
     parser.set_defaults(func=run_serve)
 
@@ -40,7 +42,13 @@ def run_serve(args: argparse.Namespace) -> int:
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         print(f"--public-url must start with http:// or https:// (got {public_url!r})")
         return 2
-    app = create_app(args.database_url, tune_gc=True, public_games=args.public_games, public_url=public_url)
+    app = create_app(
+        args.database_url,
+        tune_gc=True,
+        public_games=args.public_games,
+        public_url=public_url,
+        owner_key=os.environ.get("TTR_OWNER_KEY") or None,
+    )
     print(f"Serving on http://{args.host}:{args.port}/ (database: {app.state.database_url})")
     if args.host in ("0.0.0.0", "::"):
         print("Friends on your network open http://<this computer's address>:" + str(args.port) + "/")

@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..engine import Board, GameState, RecordError, load_board, parse_action
 from ..web import STATIC
+from .access import may_read_record
 from .serialize import serialize_result, serialize_view
 
 JSON = dict[str, Any]
@@ -114,10 +115,8 @@ def install(app: FastAPI) -> None:
             return _error(500, "CORRUPT_GAME", str(exc))
         if game is None:
             return _error(404, "GAME_NOT_FOUND", f"no game {game_id!r}")
-        if not request.app.state.public_games:
-            token = request.headers.get("X-Game-Token") or request.query_params.get("token") or ""
-            if not token or not game.seats_for(token):
-                return _error(403, "TOKEN_REQUIRED", "a replay is shown to the game's players only: send their token")
+        if not may_read_record(request, game):
+            return _error(403, "TOKEN_REQUIRED", "a replay is shown to the game's players only: send their token")
         if not game.state.is_over:
             return _error(409, "GAME_NOT_FINISHED", "a replay is available once the game is over")
         record = game.record()
