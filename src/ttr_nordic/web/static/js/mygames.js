@@ -157,9 +157,13 @@ async function fill(note, active, finished) {
     const { names, state } = describe(game);
     const detail = el("span", { class: "muted", text: ` · ${MODES[game.mode] || game.mode} · ${when(game.updated_at)}` });
     if (game.status === "finished") {
-      finished.append(el("li", { "data-game": game.id },
+      const li = el("li", { "data-game": game.id },
         el("a", { href: `/replay/${encodeURIComponent(game.id)}`, class: "replay-link", text: "Replay" }),
-        ` ${names} — ${state}`, detail));
+        ` ${names} — ${state}`, detail);
+      // Only this browser forgets it: the game stays on the server, and its link still opens it.
+      li.append(" ", el("button", { type: "button", class: "small forget", text: "Remove",
+        "aria-label": `Remove ${names} from this list`, onclick: () => { forgetGame(game.id); li.remove(); } }));
+      finished.append(li);
     } else {
       const turn = state === "your turn";
       const li = el("li", { "data-game": game.id, class: turn ? "turn" : "" },
