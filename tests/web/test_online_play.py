@@ -4,12 +4,14 @@ your-turn title, and a seat handed to the computer. Two browser contexts are two
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
 from urllib.parse import urlparse
 
 from playwright.sync_api import expect
+from websockets.sync.client import connect
 
 from .conftest import RequestLog, shot
 from .driver import actions, step, wait_state
@@ -122,6 +124,43 @@ def test_your_games_resume_and_privacy(
         assert other.request.post("/api/games/mine", data=asked).json() == {"games": [], "unknown": [game_id]}
     finally:
         stranger.close()
+    assert requests_seen.foreign() == []
+    assert requests_seen.errors == []
+
+
+def play_hotseat_to_the_end(base_url: str, page: Any) -> tuple[str, str]:
+    """A pass-and-play game created and played to its end over the socket (random legal
+    moves, as a client would send them); returns its id and token."""
+    created = page.request.post("/api/games", data={"mode": "hotseat", "seats": [{"name": "Ola"}, {"name": "Kari"}]})
+    data = created.json()
+    game_id, token = data["game"]["id"], data["invites"][0]["token"]
+    rng = random.Random(8)
+    ws_url = base_url.replace("http://", "ws://") + f"/ws/games/{game_id}?token={token}"
+    with connect(ws_url) as ws:
+        while True:
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "game_over":
+                return game_id, token
+            if message["type"] == "state" and message["legal"]:
+                ws.send(json.dumps({"type": "act", "action": rng.choice(message["legal"])["action"]}))
+
+
+def test_your_finished_games_replay_and_remove(page: Any, base_url: str, requests_seen: RequestLog) -> None:
+    game_id, token = play_hotseat_to_the_end(base_url, page)
+    page.goto(f"/play/{game_id}?seat={token}")  # the browser that played it keeps it
+    page.locator("#final-dialog").wait_for()
+    page.goto("/")
+    entry = page.locator(f'#my-finished li[data-game="{game_id}"]')
+    expect(entry).to_contain_text("Ola · Kari — won by")
+    expect(page.locator("#my-active")).to_contain_text("None.")
+    entry.locator("a.replay-link").click()
+    page.wait_for_url(f"**/replay/{game_id}")
+    expect(page.locator("#replay-step")).to_have_text(re.compile(r"Step 0 / \d+"))
+    page.go_back()
+    page.locator(f'#my-finished li[data-game="{game_id}"] button.forget').click()
+    expect(page.locator(f'#my-finished li[data-game="{game_id}"]')).to_have_count(0)
+    page.reload()
+    expect(page.locator("#my-games-note")).to_contain_text("No games yet")
     assert requests_seen.foreign() == []
     assert requests_seen.errors == []
 
