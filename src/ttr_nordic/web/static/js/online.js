@@ -106,6 +106,7 @@ export function onlineFeatures({ gameId, token, summary, send }) {
   return {
     panel,
     presence(list) {
+      if (mode !== "online") return; // alone at the table (or one device): nobody to come and go
       if (present !== null) {
         for (const seat of list) {
           if (present.includes(seat) || seat === mySeat) continue;
