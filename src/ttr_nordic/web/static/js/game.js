@@ -65,7 +65,7 @@ export async function gamePage(app, gameId, token) {
   // ---- connection -------------------------------------------------------------------------
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}&presence=1`);
+    ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}${summary.mode === "online" ? "&presence=1" : ""}`);
     ws.onopen = () => { retry = 0; conn.textContent = "live"; conn.className = "conn ok"; };
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
