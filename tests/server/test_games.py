@@ -60,7 +60,8 @@ def test_full_game_against_easy_ai(client: TestClient) -> None:
         assert ws.receive_json()["type"] == "game_over"
         ws.send_json({"type": "act", "action": "B"})
         assert ws.receive_json()["code"] == "GAME_OVER"
-    summary = client.get(f"/api/games/{game_id}").json()
+    assert client.get(f"/api/games/{game_id}").json()["result"] is None  # the scoring: players only
+    summary = client.get(f"/api/games/{game_id}", headers={"X-Game-Token": token}).json()
     assert summary["status"] == "finished" and summary["result"]["totals"]
     mine = client.post("/api/games/mine", json={"games": [{"id": game_id, "token": token}]}).json()["games"]
     assert [g["id"] for g in mine] == [game_id]

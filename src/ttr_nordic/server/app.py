@@ -6,7 +6,8 @@ HTTP (all errors are ``{"error": {"code", "message", "details"?}}`` with a 4xx s
   answers the public summary and the invites (secret tokens, shown only this once), each
   with its ``url``: the server's ``public_url`` if it has one, else the address the request
   was sent to (the one the creator's browser uses).
-* ``GET /api/games/{id}`` — the public summary.
+* ``GET /api/games/{id}`` — the public summary; a finished game's ``result`` (the scoring,
+  every ticket) only to those who may read its record (see below).
 * ``POST /api/games/mine`` — ``{"games": [{"id", "token"}]}``: the summaries of those games
   whose token opens a seat (a browser's own games: it keeps its tokens, there are no accounts).
 * ``GET /api/games?status=finished`` — finished games, newest first, for replay: only on a
@@ -286,7 +287,11 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request) -> JSON:
-        return (await load(service_of(request), game_id)).summary()
+        game = await load(service_of(request), game_id)
+        summary = game.summary()
+        if summary["result"] is not None and not may_read_record(request, game):
+            summary["result"] = None  # the scoring (every ticket) goes with the record: players only
+        return summary
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, request: Request) -> JSON:
