@@ -194,3 +194,52 @@ def test_serve_refuses_a_public_url_that_is_not_http(capsys: pytest.CaptureFixtu
 
     assert main(["serve", "--public-url", "192.168.1.20:8000"]) == 2
     assert "--public-url must start with http://" in capsys.readouterr().out
+
+
+def test_the_creator_gives_a_seat_back_to_its_returning_player(client: TestClient) -> None:
+    created = create_game(client, "online", [{"name": "Astrid"}, {"name": "Leif"}], first_player=0)
+    game_id = created["game"]["id"]
+    astrid, leif = (i["token"] for i in created["invites"])
+    with client.websocket_connect(watch(game_id, astrid)) as creator:
+        receive_until(creator, lambda m: m["type"] == "presence" and m["present"] == [0])
+        creator.send_json({"type": "hand_back", "seat": 1})
+        assert receive_until(creator, lambda m: m["type"] == "error")["code"] == "SEAT_ABSENT"
+        creator.send_json({"type": "hand_over", "seat": 1, "level": "easy"})
+        receive_until(creator, lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "ai")
+        creator.send_json({"type": "hand_back", "seat": 1})  # Leif is not back yet
+        assert receive_until(creator, lambda m: m["type"] == "error")["code"] == "SEAT_ABSENT"
+        with client.websocket_connect(watch(game_id, leif)) as ws:
+            # Leif watches: he is there, on a seat the computer plays
+            assert receive_until(creator, lambda m: m["type"] == "presence")["present"] == [0, 1]
+            ws.send_json({"type": "hand_back", "seat": 1})
+            assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "NOT_CREATOR"
+            creator.send_json({"type": "hand_back", "seat": 0})
+            assert receive_until(creator, lambda m: m["type"] == "error")["code"] == "BAD_SEAT"
+            creator.send_json({"type": "hand_back", "seat": 1})
+            state = receive_until(ws, lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "human")
+            assert state["seats"][1] == {"seat": 1, "name": "Leif", "kind": "human", "level": None}
+
+            # Leif plays his own seat again: when it is his turn he is offered the moves.
+            def current(m: dict[str, Any]) -> bool:
+                return m["type"] == "state" and bool(m["legal"]) and m["actions"] == len(game.history)
+
+            game = live_state(client, game_id)
+            mine: dict[str, Any] = {"type": "none"}
+            for _ in range(200):
+                game = live_state(client, game_id)
+                if game.decision.player == 1:
+                    break
+                # Astrid's turn: she keeps or draws (her last state may be the one to answer)
+                if not current(mine):
+                    mine = receive_until(creator, current)
+                creator.send_json({"type": "act", "action": mine["legal"][0]["action"]})
+                mine = receive_until(creator, lambda m, n=mine["actions"]: m["type"] == "state" and m["actions"] > n)
+            if not state["legal"]:
+                state = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+            assert state["legal"] and state["view"]["current"] == 1
+            before = len(live_state(client, game_id).history)
+            ws.send_json({"type": "act", "action": state["legal"][0]["action"]})
+            receive_until(ws, lambda m: m["type"] == "state" and m["actions"] > before)
+            creator.send_json({"type": "hand_back", "seat": 1})  # a person's seat already
+            assert receive_until(creator, lambda m: m["type"] == "error")["code"] == "BAD_SEAT"
+    assert client.get(f"/api/games/{game_id}").json()["seats"][1]["kind"] == "human"

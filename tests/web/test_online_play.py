@@ -230,6 +230,17 @@ def test_presence_turn_title_and_seat_to_the_computer(
         assert actions(page) >= start + 8
         log = page.locator("#log li .swatch[data-p='1']")
         assert log.count() > 0
+        # Leif comes back: he watches his seat, and Astrid gives it back to him
+        second = friend.new_page()
+        second.goto(urls[1])
+        wait_state(second)
+        own_row = second.locator('#presence-list li[data-seat="1"]')
+        expect(own_row).to_contain_text("the computer (easy) plays your seat")
+        expect(leif_row).to_contain_text("watching")
+        page.click("#handback-1")
+        expect(second.get_by_test_id("toast-info").filter(has_text="Your seat is yours again")).to_be_visible()
+        expect(page.locator('#players tr[data-player="1"]')).not_to_contain_text("AI easy")
+        expect(leif_row).to_contain_text("here")
     finally:
         friend.close()
     assert seen.foreign() == [] and seen.errors == []

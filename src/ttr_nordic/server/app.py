@@ -401,11 +401,13 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
     if kind == "ping":
         client.send({"type": "pong"})
         return
-    if kind == "hand_over":
+    if kind in ("hand_over", "hand_back"):
         await _hand_over(service, game, client, data)
         return
     if kind not in ("act", "view"):
-        client.send(_error_message("UNKNOWN_TYPE", f"unknown message type {kind!r} (act, view, hand_over or ping)"))
+        client.send(
+            _error_message("UNKNOWN_TYPE", f"unknown message type {kind!r} (act, view, hand_over, hand_back or ping)")
+        )
         return
     seat = _seat_field(data, client)
     if seat == "BAD_MESSAGE":
@@ -446,25 +448,37 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
 async def _hand_over(service: GameService, game: LiveGame, client: Client, data: dict[str, Any]) -> None:
     """``{"type": "hand_over", "seat": n, "level": "medium"}``: the game's creator (the
     holder of seat 0's token, in an online game) gives a seat whose player has gone away
-    (no connection now) to the computer for the rest of the game."""
+    (no connection now) to the computer. ``{"type": "hand_back", "seat": n}``: the creator
+    gives such a seat back to its player, once that player is connected again."""
+    back = data["type"] == "hand_back"
     seat, level = data.get("seat"), data.get("level")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(level, str):
-        client.send(_error_message("BAD_MESSAGE", '"hand_over" needs a seat number and a level string'))
+    if not isinstance(seat, int) or isinstance(seat, bool) or (not back and not isinstance(level, str)):
+        client.send(
+            _error_message("BAD_MESSAGE", f'"{data["type"]}" needs a seat number' + ("" if back else " and a level"))
+        )
         return
-    if level not in LEVELS:
+    if not back and level not in LEVELS:
         client.send(_error_message("BAD_MESSAGE", f"level must be one of {', '.join(LEVELS)}"))
         return
     if game.mode != "online" or 0 not in client.seats:
-        client.send(_error_message("NOT_CREATOR", "only the game's creator can hand a seat to the computer"))
+        client.send(_error_message("NOT_CREATOR", "only the game's creator can hand a seat over or back"))
         return
-    if not 0 <= seat < len(game.seats) or seat in client.seats or game.seats[seat].kind != "human":
-        client.send(_error_message("BAD_SEAT", f"seat {seat} is not another person's seat"))
+    if not 0 <= seat < len(game.seats) or seat in client.seats:
+        client.send(_error_message("BAD_SEAT", f"seat {seat} is not another player's seat"))
         return
-    if seat in game.present():
+    present = seat in game.present()
+    if not back and present:
         client.send(_error_message("SEAT_PRESENT", f"{game.seats[seat].name} is connected: only an absent seat"))
         return
+    if back and not present:
+        client.send(_error_message("SEAT_ABSENT", f"{game.seats[seat].name} is not connected: nobody to give it to"))
+        return
     try:
-        await service.hand_over(game, seat, level)
+        if back:
+            await service.hand_back(game, seat)
+        else:
+            assert isinstance(level, str)
+            await service.hand_over(game, seat, level)
     except ValueError as exc:
         client.send(_error_message("BAD_SEAT", str(exc)))
     except StorageError as exc:

@@ -135,14 +135,15 @@ class LiveGame:
         return FINISHED if self.state.is_over else ACTIVE
 
     def present(self) -> list[int]:
-        """The human seats with at least one connected client, in seat order."""
+        """The seats with at least one connected client, in seat order (a seat handed to the
+        computer is there when its player watches)."""
         held: set[int] = set()
         for client in self.clients:
             held |= client.seats
-        return sorted(s for s in held if self.seats[s].kind == "human")
+        return sorted(held)
 
     def presence_message(self) -> JSON:
-        """Who is connected now (human seats); AI seats are always there."""
+        """Who is connected now (seats with a client); the computer's own seats have none."""
         return {"type": "presence", "game_id": self.id, "present": self.present()}
 
     def announce_presence(self) -> None:
@@ -393,12 +394,12 @@ class GameService:
                 else:
                     future.set_result(result)
 
-    def _store_hand_over(self, game_id: str, seat: int, level: str) -> None:
+    def _store_seat(self, game_id: str, seat: int, kind: str, level: str | None) -> None:
         with self.sessions.begin() as session:
             row = session.get(SeatRow, (game_id, seat))
             if row is None:
                 raise LookupError(f"game {game_id} has no seat {seat}")
-            row.kind, row.ai_level = "ai", level
+            row.kind, row.ai_level = kind, level
 
     def _rows(self, game_ids: list[str]) -> list[GameRow]:
         with self.sessions() as session:
@@ -550,22 +551,41 @@ class GameService:
         return found, unknown
 
     async def hand_over(self, game: LiveGame, seat: int, level: str) -> None:
-        """Give human ``seat`` to the computer at ``level`` for the rest of the game: stored
-        (it survives a restart), then every client is sent the new seats and the AI plays.
-        The caller checks who may ask; raises ``ValueError`` when the seat cannot be handed."""
+        """Give human ``seat`` to the computer at ``level``: stored (it survives a restart),
+        then every client is sent the new seats and the AI plays. The caller checks who may
+        ask; raises ``ValueError`` when the seat cannot be handed over."""
+        await self._reassign(game, seat, level)
+
+    async def hand_back(self, game: LiveGame, seat: int) -> None:
+        """Give a seat handed to the computer back to its player (the holder of its token).
+        Raises ``ValueError`` when the seat was never a person's."""
+        await self._reassign(game, seat, None)
+
+    async def _reassign(self, game: LiveGame, seat: int, level: str | None) -> None:
+        """The computer at ``level`` plays ``seat`` from now on (None: its person again)."""
         async with game.lock:
             if game.state.is_over:
                 raise ValueError("the game is over")
-            if not 0 <= seat < len(game.seats) or game.seats[seat].kind != "human":
-                raise ValueError(f"seat {seat} is not a person's seat")
+            if not 0 <= seat < len(game.seats):
+                raise ValueError(f"there is no seat {seat}")
             old = game.seats[seat]
+            if level is not None and old.kind != "human":
+                raise ValueError(f"seat {seat} is not a person's seat")
+            if level is None and (old.kind != "ai" or old.token_hash is None):
+                raise ValueError(f"seat {seat} was not handed to the computer")
+            kind = "human" if level is None else "ai"
             try:
-                await asyncio.to_thread(self._store_hand_over, game.id, seat, level)
+                await asyncio.to_thread(self._store_seat, game.id, seat, kind, level)
             except Exception as exc:
-                log.exception("cannot hand seat %d of game %s to the computer", seat, game.id)
-                raise StorageError(f"the seat could not be handed over: {type(exc).__name__}") from exc
-            # The token stays: its holder may come back to watch (acting is refused, see app).
-            game.seats[seat] = Seat(seat, old.name, "ai", level, old.token_hash)
+                log.exception("cannot change who plays seat %d of game %s", seat, game.id)
+                raise StorageError(f"the seat could not be changed: {type(exc).__name__}") from exc
+            if level is None and game.ai_task is not None and not game.ai_task.done():
+                # The computer may be thinking for this seat: its move must not land now.
+                game.ai_task.cancel()
+            # A handed-over seat keeps its token: its player may watch (acting is refused, see
+            # app) and be given the seat back.
+            game.seats[seat] = Seat(seat, old.name, kind, level, old.token_hash)
+            game.agents.pop(seat, None)
             game.public_seats = [s.public() for s in game.seats]
             game.broadcast()
             game.announce_presence()

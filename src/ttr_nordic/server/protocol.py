@@ -11,6 +11,7 @@ Client → server (JSON text frames)::
     {"type": "view"}                               # the seat shown again, with the whole log
     {"type": "ping"}
     {"type": "hand_over", "seat": 1, "level": "medium"}   # online, seat 0's token: an absent seat to the AI
+    {"type": "hand_back", "seat": 1}                      # ... and back to its player, once connected
 
 Server → client::
 
@@ -20,7 +21,7 @@ Server → client::
      "legal": [{"action": "<notation>", "label": "<readable>"}]}   # empty unless seat n decides
     {"type": "game_over", "game_id": ..., "winners": [names], "result": <scoring breakdown>}
     {"type": "error", "code": "<code>", "message": "<readable>", "action"?: "<notation>"}
-    {"type": "presence", "game_id": ..., "present": [human seats with a connection now]}
+    {"type": "presence", "game_id": ..., "present": [seats with a connection now]}
     {"type": "pong"}
 
 A ``presence`` message goes to every client of the game that connected with ``presence=1``
@@ -61,6 +62,7 @@ PROTOCOL_ERRORS: Final = {
     "CORRUPT_GAME": "the stored game does not replay",
     "SEAT_HANDED_OVER": "the seat was handed to the computer: its token may watch, not act",
     "NOT_CREATOR": "only the game's creator (seat 0's token, online games) may hand a seat over",
-    "BAD_SEAT": "that seat cannot be handed over (not another person's seat, or the game is over)",
+    "BAD_SEAT": "that seat cannot be handed over or back (not another player's seat, or the game is over)",
     "SEAT_PRESENT": "that seat's player is connected: only an absent seat can be handed over",
+    "SEAT_ABSENT": "that seat's player is not connected: a seat is handed back to a player who is there",
 }

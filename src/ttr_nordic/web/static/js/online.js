@@ -43,8 +43,11 @@ export function onlineFeatures({ gameId, token, summary, send }) {
     seats.forEach((seat, index) => {
       const here = index === mySeat || (present !== null && present.includes(index));
       let state;
-      if (!isHuman(index)) state = index === mySeat ? `the computer (${seat.level}) plays your seat now` : `computer (${seat.level})`;
-      else if (index === mySeat) state = "you";
+      if (!isHuman(index)) {
+        // In an online game every seat was a person's: the computer plays it since it was handed over.
+        if (index === mySeat) state = `the computer (${seat.level}) plays your seat now`;
+        else state = `computer (${seat.level})${present !== null && here ? ", watching" : ""}`;
+      } else if (index === mySeat) state = "you";
       else if (present === null) state = "…";
       else state = here ? "here" : "not connected";
       const li = el("li", { "data-seat": index, class: !isHuman(index) ? "ai" : here ? "here" : "away" },
@@ -67,6 +70,11 @@ export function onlineFeatures({ gameId, token, summary, send }) {
             button.disabled = true;
           } });
         li.append(el("div", { class: "handover-row" }, level, button));
+      }
+      if (creator() && !over && !isHuman(index) && here && present !== null) {
+        li.append(el("div", { class: "handover-row" }, el("button", { type: "button", class: "small handback",
+          id: `handback-${index}`, text: `Give the seat back to ${name(index)}`,
+          onclick: (e) => { send({ type: "hand_back", seat: index }); e.target.disabled = true; } })));
       }
       people.append(li);
     });
@@ -94,7 +102,6 @@ export function onlineFeatures({ gameId, token, summary, send }) {
       const seat = Number(row.dataset.player);
       const old = row.querySelector(".presence-mark");
       if (old) old.remove();
-      if (!isHuman(seat)) continue;
       const here = seat === mySeat || (present !== null && present.includes(seat));
       row.classList.toggle("away", !here);
       row.cells[0].append(el("span", { class: `presence-mark ${here ? "here" : "away"}`,
@@ -113,7 +120,7 @@ export function onlineFeatures({ gameId, token, summary, send }) {
           toast(seen.has(seat) ? `${name(seat)} is back` : `${name(seat)} joined the game`, "info");
         }
         for (const seat of present) {
-          if (!list.includes(seat) && seat !== mySeat && isHuman(seat)) toast(`${name(seat)} left the game`, "info");
+          if (!list.includes(seat) && seat !== mySeat) toast(`${name(seat)} left the game`, "info");
         }
       }
       present = list.slice();
@@ -132,6 +139,8 @@ export function onlineFeatures({ gameId, token, summary, send }) {
         const before = seats[seat.seat];
         if (before && before.kind === "human" && seat.kind === "ai") {
           toast(`${seat.name}'s seat is played by the computer (${seat.level}) from now on`, "info");
+        } else if (before && before.kind === "ai" && seat.kind === "human") {
+          toast(seat.seat === msg.seat ? "Your seat is yours again" : `${seat.name} plays again`, "info");
         }
       }
       seats = msg.seats;
