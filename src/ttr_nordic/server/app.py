@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -29,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
+from .ai_workers import AIPool
 from .db import default_database_url, make_engine, migrate
 from .games import Client, GameService, LiveGame, SeatSpec, StorageError
 from .serialize import JSON
@@ -131,17 +133,53 @@ def tune_gc_for_server() -> None:
     gc.set_threshold(SERVER_GC_THRESHOLD, older, oldest)
 
 
-def create_app(database_url: str | None = None, *, tune_gc: bool = False) -> FastAPI:
+class CreationLimit:
+    """A token bucket per client address: ``burst`` games at once, then ``per_minute``."""
+
+    def __init__(self, per_minute: float = 20.0, burst: int = 10, clients: int = 10_000) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self.clients = clients
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str, now: float | None = None) -> bool:
+        moment = time.monotonic() if now is None else now
+        tokens, last = self.buckets.pop(client, (self.burst, moment))
+        tokens = min(self.burst, tokens + (moment - last) * self.rate)
+        allowed = tokens >= 1.0
+        self.buckets[client] = (tokens - 1.0 if allowed else tokens, moment)
+        if len(self.buckets) > self.clients:  # forget the longest-unseen clients
+            for key in list(self.buckets)[: len(self.buckets) - self.clients]:
+                del self.buckets[key]
+        return allowed
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    tune_gc: bool = False,
+    ai_workers: int | None = None,
+    ray_address: str | None = None,
+    idle_unload_s: float = 600.0,
+    games_per_minute: float = 20.0,
+    warm_ai: bool = False,
+) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
     user's data directory). The schema is migrated when the app starts; then, with
-    ``tune_gc`` (``ttr-nordic serve``), :func:`tune_gc_for_server`."""
+    ``tune_gc`` (``ttr-nordic serve``), :func:`tune_gc_for_server`. AI decisions run in
+    ``ai_workers`` processes (default: one per core but one) or, with ``ray_address``, on Ray;
+    games nobody uses leave memory after ``idle_unload_s``; each client address may create
+    ``games_per_minute`` games (10 at once). With ``warm_ai`` the AI workers start with the app
+    rather than at the first AI decision."""
     url = database_url or default_database_url()
+    creation = CreationLimit(per_minute=games_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         await asyncio.to_thread(migrate, engine)
-        service = GameService(engine)
+        service = GameService(engine, AIPool(ai_workers, ray_address=ray_address), idle_unload_s=idle_unload_s)
+        service.start(warm_ai=warm_ai)
         app.state.service = service
         if tune_gc:
             tune_gc_for_server()
@@ -186,6 +224,9 @@ def create_app(database_url: str | None = None, *, tune_gc: bool = False) -> Fas
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> JSON:
+        client = request.client.host if request.client else "unknown"
+        if not creation.allow(client):
+            raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
         game, tokens = await service_of(request).create(body.mode, body.specs(), body.first_player)
         invites: list[JSON] = []
         for token in dict.fromkeys(tokens.values()):

@@ -14,6 +14,33 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db "
         "(default: a SQLite file in $XDG_DATA_HOME/ttr-nordic or ~/.local/share/ttr-nordic)",
     )
+    parser.add_argument(
+        "--ai-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that run AI decisions (default: one per core but one)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="run AI decisions as Ray tasks on this cluster ('auto' or host:port; needs the cluster extra)",
+    )
+    parser.add_argument(
+        "--idle-unload",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="games nobody is connected to leave memory after this long (default 600; they stay stored)",
+    )
+    parser.add_argument(
+        "--games-per-minute",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="new games each client address may create per minute, 10 at once (default 20)",
+    )
     parser.set_defaults(func=run_serve)
 
 
@@ -25,7 +52,18 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"the server needs the web extra (pip install 'ttr-nordic[web]'): {exc}")
         return 1
-    app = create_app(args.database_url, tune_gc=True)
+    if args.ai_workers is not None and args.ai_workers < 1:
+        print("--ai-workers must be at least 1")
+        return 2
+    app = create_app(
+        args.database_url,
+        tune_gc=True,
+        ai_workers=args.ai_workers,
+        ray_address=args.ray_address,
+        idle_unload_s=args.idle_unload,
+        games_per_minute=args.games_per_minute,
+        warm_ai=True,
+    )
     print(f"Serving on http://{args.host}:{args.port}/ (database: {app.state.database_url})")
     # No per-message deflate (uvicorn offers it by default, browsers accept it): a state is a
     # few KB now that the log comes in pieces (see protocol.py), and deflating one took about
