@@ -159,3 +159,18 @@ def test_idle_games_leave_memory_and_come_back(tmp_path: Path) -> None:
         assert client.get(f"/api/games/{game_id}").json()["id"] == game_id
         assert game_id in service.live
         assert service.unload_idle(now=time.monotonic() + 1000) == [game_id]
+
+
+def test_decisions_run_as_ray_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    ray = pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    state = GameState.new(players=2, seed=8)
+    pool = AIPool(1, ray_address="local")
+    try:
+        notation = asyncio.run(pool.decide(job_for(state, "game-ray"), legal(state)))
+    finally:
+        pool.close()
+        if ray.is_initialized():
+            ray.shutdown()
+    assert notation in legal(state)
+    assert pool.failures == 0 and pool.decisions == 1

@@ -117,7 +117,8 @@ class AIPool:
 
     ``workers`` processes (default :func:`default_workers`); at most ``max_thinking`` decisions
     waiting or running at once (default 4 per worker), the others wait their turn in order.
-    With ``ray_address`` the decisions are Ray tasks on that cluster instead. ``decider`` is the
+    With ``ray_address`` the decisions are Ray tasks on that cluster instead (``"local"`` starts
+    a Ray instance on this machine). ``decider`` is the
     function run in the worker (tests replace it to make a worker fail).
     """
 
@@ -179,9 +180,9 @@ class AIPool:
             if self._ray is None:
                 ray = importlib.import_module("ray")
                 if not ray.is_initialized():
-                    await asyncio.to_thread(
-                        ray.init, address=self.ray_address or None, logging_level="warning", include_dashboard=False
-                    )
+                    # "local" starts a Ray instance on this machine; anything else is a cluster address.
+                    address = None if self.ray_address == "local" else self.ray_address
+                    await asyncio.to_thread(ray.init, address=address, logging_level="warning", include_dashboard=False)
                 self._ray = ray
                 self._ray_task = ray.remote(num_cpus=1, max_retries=1)(self.decider)
             result: str = await self._ray_task.remote(job)

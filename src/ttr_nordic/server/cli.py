@@ -25,7 +25,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--ray-address",
         default=None,
         metavar="ADDR",
-        help="run AI decisions as Ray tasks on this cluster ('auto' or host:port; needs the cluster extra)",
+        help="run AI decisions as Ray tasks on this cluster (host:port, 'auto', or 'local' to start one here; "
+        "needs the cluster extra)",
     )
     parser.add_argument(
         "--idle-unload",
