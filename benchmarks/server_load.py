@@ -136,7 +136,7 @@ def start_server(port: int, database_url: str, log_path: Path, extra: Sequence[s
     deadline = time.monotonic() + START_TIMEOUT
     while True:
         try:
-            http(base, "/api/games?limit=1")
+            http(base, "/api/server")
             return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:

@@ -18,7 +18,7 @@ from .driver import actions, step, wait_state
 def test_start_page(page: Any, requests_seen: RequestLog) -> None:
     page.goto("/")
     page.get_by_role("heading", name="Play against the computer").wait_for()
-    page.get_by_role("heading", name="Finished games").wait_for()
+    page.get_by_role("heading", name="Your games").wait_for()
     shot(page, "start")
     page.select_option("#on-count", "3")
     page.click("#start-online")
@@ -85,6 +85,7 @@ def ai_game(browser: Any, browser_context_args: dict[str, Any]) -> dict[str, Any
         shot(page, "scoring")
         return {
             "id": url.split("/play/")[1].split("?")[0],
+            "url": url,
             "cards": final.locator(".score-card").count(),
             "text": final.inner_text(),
             "replay_href": final.locator("#replay-link").get_attribute("href"),
@@ -104,6 +105,9 @@ def test_game_against_ai_to_the_end(ai_game: dict[str, Any]) -> None:
 
 
 def test_replay_steps_forward_and_back(page: Any, ai_game: dict[str, Any], requests_seen: RequestLog) -> None:
+    # A finished game is listed under "Your games" in a browser that played it (holds its token).
+    page.goto(ai_game["url"])
+    wait_state(page)
     page.goto("/")
     page.locator(f'a.replay-link[href="/replay/{ai_game["id"]}"]').click()
     page.wait_for_url(f"**/replay/{ai_game['id']}")
@@ -132,8 +136,8 @@ def test_replay_steps_forward_and_back(page: Any, ai_game: dict[str, Any], reque
 
 def test_replay_only_for_finished_games(page: Any) -> None:
     url = start_ai_game(page)
-    game_id = url.split("/play/")[1].split("?")[0]
-    response = page.request.get(f"/api/games/{game_id}/replay/0")
+    game_id, token = url.split("/play/")[1].split("?seat=")
+    response = page.request.get(f"/api/games/{game_id}/replay/0", headers={"X-Game-Token": token})
     assert response.status == 409
     assert response.json()["error"]["code"] == "GAME_NOT_FINISHED"
 

@@ -3,10 +3,21 @@
 HTTP (all errors are ``{"error": {"code", "message", "details"?}}`` with a 4xx status):
 
 * ``POST /api/games`` — create a game (``mode`` "ai", "hotseat" or "online", ``seats``);
-  answers the public summary and the invites (secret tokens, shown only this once).
-* ``GET /api/games/{id}`` — the public summary.
-* ``GET /api/games?status=finished`` — finished games, newest first, for replay.
-* ``GET /api/games/{id}/record`` — the full game record, once the game is over.
+  answers the public summary and the invites (secret tokens, shown only this once), each
+  with its ``url``: the server's ``public_url`` if it has one, else the address the request
+  was sent to (the one the creator's browser uses).
+* ``GET /api/games/{id}`` — the public summary; a finished game's ``result`` (the scoring,
+  every ticket) only to those who may read its record (see below).
+* ``POST /api/games/mine`` — ``{"games": [{"id", "token"}]}``: the summaries of those games
+  whose token opens a seat (a browser's own games: it keeps its tokens, there are no accounts).
+* ``GET /api/games?status=finished`` — finished games, newest first, for replay: only on a
+  server started with ``public_games`` (``ttr-nordic serve --public-games``) or to its owner
+  (``X-Owner-Key``), else 403.
+* ``GET /api/games/{id}/record`` — the full game record, once the game is over: to a holder
+  of a token of that game (header ``X-Game-Token`` or query ``token``), to the server's owner
+  (header ``X-Owner-Key``, the key ``ttr-nordic serve`` reads from ``TTR_OWNER_KEY``), or to
+  anyone on a server with ``public_games``.
+* ``GET /api/server`` — what the pages need to know of this server (``public_games``).
 
 WebSocket ``/ws/games/{id}?token=…[&seat=n]``: see :mod:`ttr_nordic.server.protocol`.
 """
@@ -30,12 +41,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
+from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
 from .db import default_database_url, make_engine, migrate
 from .games import Client, GameService, LiveGame, SeatSpec, StorageError
+from .pages import install as install_pages
 from .serialize import JSON
 
 MAX_NAME = 40
+#: The most games one ``POST /api/games/mine`` may ask about.
+MAX_MINE = 200
 
 
 class ApiError(Exception):
@@ -106,6 +121,31 @@ class CreateGame(BaseModel):
         return out
 
 
+class GameToken(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=64)
+    token: str = Field(min_length=1, max_length=128)
+
+
+class MyGames(BaseModel):
+    """The games a browser took part in, each with the token it holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    games: list[GameToken] = Field(max_length=MAX_MINE)
+
+
+def check_record_access(request: Request, game: LiveGame) -> None:
+    """Refuse (403) a game's record to a request that may not read it (see :mod:`.access`)."""
+    if not may_read_record(request, game):
+        raise ApiError(
+            403,
+            "TOKEN_REQUIRED",
+            f"a game's record is shown to its players only: send a token of this game ({TOKEN_HEADER})",
+        )
+
+
 def _error(status: int, code: str, message: str, details: Any = None) -> JSONResponse:
     body: JSON = {"code": code, "message": message}
     if details is not None:
@@ -163,6 +203,9 @@ def create_app(
     idle_unload_s: float = 600.0,
     games_per_minute: float = 20.0,
     warm_ai: bool = False,
+    public_games: bool = False,
+    public_url: str | None = None,
+    owner_key: str | None = None,
 ) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
     user's data directory). The schema is migrated when the app starts; then, with
@@ -170,7 +213,11 @@ def create_app(
     ``ai_workers`` processes (default: one per core but one) or, with ``ray_address``, on Ray;
     games nobody uses leave memory after ``idle_unload_s``; each client address may create
     ``games_per_minute`` games (10 at once). With ``warm_ai`` the AI workers start with the app
-    rather than at the first AI decision."""
+    rather than at the first AI decision. With ``public_games``
+    anyone may list finished games and read their records (else only their players may);
+    ``public_url`` (e.g. ``http://192.168.1.20:8000``) is the address invite links use
+    instead of the one the creator's browser used. A request with the header ``X-Owner-Key:
+    owner_key`` may list every finished game and read every record (the server's owner)."""
     url = database_url or default_database_url()
     creation = CreationLimit(per_minute=games_per_minute)
 
@@ -191,6 +238,9 @@ def create_app(
 
     app = FastAPI(title="Ticket to Ride: Nordic Countries", lifespan=lifespan)
     app.state.database_url = url
+    app.state.public_games = public_games
+    app.state.public_url = public_url.rstrip("/") if public_url else None
+    app.state.owner_key = owner_key or None
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -228,18 +278,27 @@ def create_app(
         if not creation.allow(client):
             raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
         game, tokens = await service_of(request).create(body.mode, body.specs(), body.first_player)
+        # The address the creator's browser used (so a home network's address works as is),
+        # unless the owner gave the server a public one.
+        base = request.app.state.public_url or str(request.base_url).rstrip("/")
         invites: list[JSON] = []
         for token in dict.fromkeys(tokens.values()):
             seats = [seat for seat, t in tokens.items() if t == token]
+            path = f"/play/{game.id}?seat={token}"
             invites.append(
                 {
                     "seats": seats,
                     "names": [game.seats[s].name for s in seats],
                     "token": token,
-                    "path": f"/play/{game.id}?seat={token}",
+                    "path": path,
+                    "url": base + path,
                 }
             )
         return {"game": game.summary(), "invites": invites}
+
+    @app.get("/api/server")
+    async def server_info(request: Request) -> JSON:
+        return {"public_games": request.app.state.public_games}
 
     @app.get("/api/games")
     async def list_games(
@@ -248,15 +307,33 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> JSON:
+        if not may_list(request):
+            raise ApiError(
+                403,
+                "LIST_NOT_PUBLIC",
+                "this server lists no games: each browser sees its own (POST /api/games/mine); "
+                "its owner can make finished games public (ttr-nordic serve --public-games)",
+            )
         return {"games": await service_of(request).finished(limit, offset)}
+
+    @app.post("/api/games/mine")
+    async def my_games(body: MyGames, request: Request) -> JSON:
+        pairs = list({g.id: g.token for g in body.games}.items())
+        games, unknown = await service_of(request).mine(pairs)
+        return {"games": games, "unknown": unknown}
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request) -> JSON:
-        return (await load(service_of(request), game_id)).summary()
+        game = await load(service_of(request), game_id)
+        summary = game.summary()
+        if summary["result"] is not None and not may_read_record(request, game):
+            summary["result"] = None  # the scoring (every ticket) goes with the record: players only
+        return summary
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, request: Request) -> JSON:
         game = await load(service_of(request), game_id)
+        check_record_access(request, game)
         if not game.state.is_over:
             raise ApiError(409, "GAME_NOT_FINISHED", "the record is available once the game is over")
         return game.record().to_dict()
@@ -266,9 +343,7 @@ def create_app(
         await ws.accept()
         await _session(ws, service_of(ws), game_id)
 
-    from ..web import install  # the browser game: pages, static files, board and replay routes
-
-    install(app)
+    install_pages(app)  # the browser game: pages, static files, board and replay routes
     return app
 
 
@@ -313,10 +388,11 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
             await _refuse(ws, "NOT_YOUR_SEAT", f"this token does not control seat {wanted!r}", 4403)
             return
         shown = int(wanted)
-    client = Client(seats, shown)
+    client = Client(seats, shown, presence=ws.query_params.get("presence") == "1")
     async with game.lock:
         game.clients.add(client)
         game.show(client)
+        game.announce_presence()
     writer = asyncio.get_running_loop().create_task(_writer(ws, client.queue))
     try:
         while True:
@@ -362,8 +438,11 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
     if kind == "ping":
         client.send({"type": "pong"})
         return
+    if kind == "hand_over":
+        await _hand_over(service, game, client, data)
+        return
     if kind not in ("act", "view"):
-        client.send(_error_message("UNKNOWN_TYPE", f"unknown message type {kind!r} (act, view or ping)"))
+        client.send(_error_message("UNKNOWN_TYPE", f"unknown message type {kind!r} (act, view, hand_over or ping)"))
         return
     seat = _seat_field(data, client)
     if seat == "BAD_MESSAGE":
@@ -378,6 +457,9 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
             client.shown = seat
             client.log_seat = -1  # the whole log: the client may have asked because its own is off
             client.send(game.state_text(client))
+        return
+    if game.seats[seat].kind != "human":
+        client.send(_error_message("SEAT_HANDED_OVER", f"seat {seat} is played by the computer now"))
         return
     notation = data.get("action")
     if not isinstance(notation, str):
@@ -396,3 +478,31 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         client.send(_error_message("STORAGE_ERROR", str(exc), action=notation))
         for other in list(game.clients):
             other.send(None)  # close: clients reconnect to the game as stored
+
+
+async def _hand_over(service: GameService, game: LiveGame, client: Client, data: dict[str, Any]) -> None:
+    """``{"type": "hand_over", "seat": n, "level": "medium"}``: the game's creator (the
+    holder of seat 0's token, in an online game) gives a seat whose player has gone away
+    (no connection now) to the computer for the rest of the game."""
+    seat, level = data.get("seat"), data.get("level")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(level, str):
+        client.send(_error_message("BAD_MESSAGE", '"hand_over" needs a seat number and a level string'))
+        return
+    if level not in LEVELS:
+        client.send(_error_message("BAD_MESSAGE", f"level must be one of {', '.join(LEVELS)}"))
+        return
+    if game.mode != "online" or 0 not in client.seats:
+        client.send(_error_message("NOT_CREATOR", "only the game's creator can hand a seat to the computer"))
+        return
+    if not 0 <= seat < len(game.seats) or seat in client.seats or game.seats[seat].kind != "human":
+        client.send(_error_message("BAD_SEAT", f"seat {seat} is not another person's seat"))
+        return
+    if seat in game.present():
+        client.send(_error_message("SEAT_PRESENT", f"{game.seats[seat].name} is connected: only an absent seat"))
+        return
+    try:
+        await service.hand_over(game, seat, level)
+    except ValueError as exc:
+        client.send(_error_message("BAD_SEAT", str(exc)))
+    except StorageError as exc:
+        client.send(_error_message("STORAGE_ERROR", str(exc)))

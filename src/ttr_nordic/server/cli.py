@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +43,18 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="new games each client address may create per minute, 10 at once (default 20)",
     )
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        help="the address friends use to reach this server, for invite links (default: the address "
+        "the creator's browser used), e.g. http://192.168.1.20:8000",
+    )
+    parser.add_argument(
+        "--public-games",
+        action="store_true",
+        help="let anyone list finished games and read their records (default: only each game's players, "
+        "and the owner: requests with the header X-Owner-Key set to the environment variable TTR_OWNER_KEY)",
+    )
     parser.set_defaults(func=run_serve)
 
 
@@ -56,6 +69,10 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.ai_workers is not None and args.ai_workers < 1:
         print("--ai-workers must be at least 1")
         return 2
+    public_url = args.public_url
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        print(f"--public-url must start with http:// or https:// (got {public_url!r})")
+        return 2
     app = create_app(
         args.database_url,
         tune_gc=True,
@@ -64,8 +81,13 @@ def run_serve(args: argparse.Namespace) -> int:
         idle_unload_s=args.idle_unload,
         games_per_minute=args.games_per_minute,
         warm_ai=True,
+        public_games=args.public_games,
+        public_url=public_url,
+        owner_key=os.environ.get("TTR_OWNER_KEY") or None,
     )
     print(f"Serving on http://{args.host}:{args.port}/ (database: {app.state.database_url})")
+    if args.host in ("0.0.0.0", "::"):
+        print("Friends on your network open http://<this computer's address>:" + str(args.port) + "/")
     # No per-message deflate (uvicorn offers it by default, browsers accept it): a state is a
     # few KB now that the log comes in pieces (see protocol.py), and deflating one took about
     # 40 us, some 15% of the server's CPU for a move that sends two.

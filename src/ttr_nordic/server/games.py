@@ -104,6 +104,7 @@ class Client:
     log_seat: int = -1  # the seat whose view's log the client holds (-1: none yet)
     log_over: bool = False  # whether that is the end-of-game log (which reveals everything)
     log_length: int = 0  # how many of its entries the client holds
+    presence: bool = False  # whether it asked for presence messages (``&presence=1``)
 
     def send(self, message: JSON | str | None) -> None:
         """Queue ``message``, a dict or its JSON text (None closes the connection)."""
@@ -137,6 +138,24 @@ class LiveGame:
     @property
     def status(self) -> str:
         return FINISHED if self.state.is_over else ACTIVE
+
+    def present(self) -> list[int]:
+        """The human seats with at least one connected client, in seat order."""
+        held: set[int] = set()
+        for client in self.clients:
+            held |= client.seats
+        return sorted(s for s in held if self.seats[s].kind == "human")
+
+    def presence_message(self) -> JSON:
+        """Who is connected now (human seats); AI seats are always there."""
+        return {"type": "presence", "game_id": self.id, "present": self.present()}
+
+    def announce_presence(self) -> None:
+        """Tell the clients that asked who is connected now (after one connected or left)."""
+        text = dumps(self.presence_message())
+        for client in self.clients:
+            if client.presence:
+                client.send(text)
 
     def seats_for(self, token: str) -> frozenset[int]:
         """The seats ``token`` controls (none for a wrong token)."""
@@ -185,9 +204,11 @@ class LiveGame:
 
     def state_message(self, seat: int, log_start: int = 0) -> JSON:
         """The state of ``seat``'s view, its log from entry ``log_start`` on; the legal actions
-        (with labels) only when ``seat`` must act."""
+        (with labels) only when ``seat`` must act and a person plays it."""
         state = self.state
-        legal = state.legal_action_list() if state.decision.player == seat else []
+        # A seat handed to the computer is offered nothing: its old link only watches.
+        mine = state.decision.player == seat and self.seats[seat].kind == "human"
+        legal = state.legal_action_list() if mine else []
         return {
             "type": "state",
             "game_id": self.id,
@@ -392,6 +413,18 @@ class GameService:
                 else:
                     future.set_result(result)
 
+    def _store_hand_over(self, game_id: str, seat: int, level: str) -> None:
+        with self.sessions.begin() as session:
+            row = session.get(SeatRow, (game_id, seat))
+            if row is None:
+                raise LookupError(f"game {game_id} has no seat {seat}")
+            row.kind, row.ai_level = "ai", level
+
+    def _rows(self, game_ids: list[str]) -> list[GameRow]:
+        with self.sessions() as session:
+            query = select(GameRow).options(selectinload(GameRow.seats)).where(GameRow.id.in_(game_ids))
+            return list(session.scalars(query))
+
     def _finished(self, limit: int, offset: int) -> list[GameRow]:
         with self.sessions() as session:
             query = (
@@ -490,6 +523,75 @@ class GameService:
             for r in rows
         ]
 
+    async def mine(self, pairs: list[tuple[str, str]]) -> tuple[list[JSON], list[str]]:
+        """The summaries of the games whose token is right, each with the seats that token
+        controls (``"mine"``) and who is connected (``"present"``), in the order asked; and the
+        ids that matched no game or whose token opens no seat there (not told apart, so a guess
+        learns nothing). A finished game is summed up from its stored row (not replayed into
+        memory: a browser may hold many); an active one is the live game."""
+        rows = {row.id: row for row in await self._in_db_thread(self._rows, [game_id for game_id, _ in pairs])}
+        found: list[JSON] = []
+        unknown: list[str] = []
+        for game_id, token in pairs:
+            row = rows.get(game_id)
+            digest = hash_token(token)
+            seats = sorted(
+                s.seat for s in (row.seats if row else []) if s.token_hash and hmac.compare_digest(s.token_hash, digest)
+            )
+            if row is None or not seats:
+                unknown.append(game_id)
+                continue
+            summary: JSON
+            if row.status == FINISHED:
+                summary = {
+                    "id": row.id,
+                    "mode": row.mode,
+                    "status": FINISHED,
+                    "players": row.players,
+                    "seats": [_seat(s).public() for s in row.seats],
+                    "created_at": iso(row.created_at),
+                    "updated_at": iso(row.updated_at),
+                    "current": None,
+                    "present": [],
+                }
+            else:
+                try:
+                    game = await self.get(game_id)
+                except RecordError:
+                    game = None
+                if game is None:
+                    unknown.append(game_id)
+                    continue
+                summary = game.summary()
+                summary["present"] = game.present()
+            summary["finished_at"] = None if row.finished_at is None else iso(row.finished_at)
+            summary["winners"] = [int(w) for w in row.winners.split(",")] if row.winners else []
+            summary["mine"] = seats
+            found.append(summary)
+        return found, unknown
+
+    async def hand_over(self, game: LiveGame, seat: int, level: str) -> None:
+        """Give human ``seat`` to the computer at ``level`` for the rest of the game: stored
+        (it survives a restart), then every client is sent the new seats and the AI plays.
+        The caller checks who may ask; raises ``ValueError`` when the seat cannot be handed."""
+        async with game.lock:
+            if game.state.is_over:
+                raise ValueError("the game is over")
+            if not 0 <= seat < len(game.seats) or game.seats[seat].kind != "human":
+                raise ValueError(f"seat {seat} is not a person's seat")
+            old = game.seats[seat]
+            try:
+                await self._in_db_thread(self._store_hand_over, game.id, seat, level)
+            except Exception as exc:
+                log.exception("cannot hand seat %d of game %s to the computer", seat, game.id)
+                raise StorageError(f"the seat could not be handed over: {type(exc).__name__}") from exc
+            # The token stays: its holder may come back to watch (acting is refused, see app).
+            game.seats[seat] = Seat(seat, old.name, "ai", level, old.token_hash)
+            game.public_seats = [s.public() for s in game.seats]
+            game.broadcast()
+            game.announce_presence()
+        self.ensure_ai(game)
+
     async def act(self, game: LiveGame, seat: int, action: Action, expected: int | None = None) -> bool:
         """Apply ``action`` for ``seat``: check, store, apply, broadcast. Raises
         :class:`IllegalActionError` (nothing changes), or :class:`StorageError` if the
@@ -583,8 +685,11 @@ class GameService:
         return gone
 
     def release(self, game: LiveGame, client: Client) -> None:
-        """Forget ``client``; a finished game nobody watches leaves memory (it stays stored)."""
+        """Forget ``client`` (the others are told who is still there); a finished game nobody
+        watches leaves memory (it stays stored)."""
         game.clients.discard(client)
+        if not self._closing:
+            game.announce_presence()
         if game.state.is_over and not game.clients and self.live.get(game.id) is game:
             del self.live[game.id]
 

@@ -10,6 +10,7 @@ Client → server (JSON text frames)::
     {"type": "view", "seat": 2}                    # hotseat: show another seat's view
     {"type": "view"}                               # the seat shown again, with the whole log
     {"type": "ping"}
+    {"type": "hand_over", "seat": 1, "level": "medium"}   # online, seat 0's token: an absent seat to the AI
 
 Server → client::
 
@@ -19,7 +20,12 @@ Server → client::
      "legal": [{"action": "<notation>", "label": "<readable>"}]}   # empty unless seat n decides
     {"type": "game_over", "game_id": ..., "winners": [names], "result": <scoring breakdown>}
     {"type": "error", "code": "<code>", "message": "<readable>", "action"?: "<notation>"}
+    {"type": "presence", "game_id": ..., "present": [human seats with a connection now]}
     {"type": "pong"}
+
+A ``presence`` message goes to every client of the game that connected with ``presence=1``
+when a client connects or leaves (a client tells "left" and "is back" apart by comparing it
+with the one before); other clients get none.
 
 A ``state`` message is sent on connect and after every change, to every client of the
 game; a hotseat client follows the seat that must act. ``game_over`` follows the last
@@ -53,4 +59,8 @@ PROTOCOL_ERRORS: Final = {
     "GAME_NOT_FOUND": "no game with that id",
     "STORAGE_ERROR": "the action could not be stored (nothing changed; reconnect)",
     "CORRUPT_GAME": "the stored game does not replay",
+    "SEAT_HANDED_OVER": "the seat was handed to the computer: its token may watch, not act",
+    "NOT_CREATOR": "only the game's creator (seat 0's token, online games) may hand a seat over",
+    "BAD_SEAT": "that seat cannot be handed over (not another person's seat, or the game is over)",
+    "SEAT_PRESENT": "that seat's player is connected: only an absent seat can be handed over",
 }

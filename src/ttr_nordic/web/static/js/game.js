@@ -1,5 +1,6 @@
 // The game page: map, panels, dialogs, live WebSocket with automatic reconnection.
 import { buildMap, loadMapData } from "./map.js";
+import { onlineFeatures } from "./online.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName,
   scoringTable, toast,
@@ -51,8 +52,12 @@ export async function gamePage(app, gameId, token) {
   const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": "Your tickets" });
   const routeList = el("section", { class: "panel route-list", id: "route-list", "aria-label": "Routes you can claim" });
   const log = el("section", { class: "panel log", id: "log", "aria-label": "Moves" });
+  const online = onlineFeatures({ gameId, token, summary,
+    send: (message) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message)); } });
+  // Online: who is at the table goes with the players; elsewhere the signal switches go last.
+  const atTable = summary.mode === "online" ? online.panel : null;
   const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn),
-    players, market, hand, tickets, routeList, log);
+    players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
   document.body.append(passScreen);
@@ -60,7 +65,7 @@ export async function gamePage(app, gameId, token) {
   // ---- connection -------------------------------------------------------------------------
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`);
+    ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}${summary.mode === "online" ? "&presence=1" : ""}`);
     ws.onopen = () => { retry = 0; conn.textContent = "live"; conn.className = "conn ok"; };
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
@@ -76,6 +81,7 @@ export async function gamePage(app, gameId, token) {
         render();
       }
       else if (m.type === "game_over") { result = m; render(); }
+      else if (m.type === "presence") online.presence(m.present);
       else if (m.type === "error") {
         toast(`${m.message}${m.code ? ` (${m.code})` : ""}`);
         if (["BAD_TOKEN", "GAME_NOT_FOUND", "NOT_YOUR_SEAT"].includes(m.code)) fatal = true;
@@ -138,6 +144,7 @@ export async function gamePage(app, gameId, token) {
     renderPass();
     renderDialogs(view);
     if (result && !scoringShown) showScoring();
+    online.update(msg, result);
   }
 
   function renderStatus(view) {
