@@ -187,7 +187,7 @@ def test_illegal_notation_prints_the_engines_reason() -> None:
     assert state.history == before
     text = script.text
     assert "Not allowed: no tickets are on offer" in text
-    assert "Not allowed: there is no route R99" in text
+    assert "Not understood: route codes run from R01 to R" in text  # the parser refuses it now
     assert "Not allowed: you do not hold 7 purple" in text
     assert "Not allowed: no tunnel claim is being resolved" in text
     # then a legal expert move goes through the engine

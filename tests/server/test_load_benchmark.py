@@ -40,3 +40,15 @@ def test_verification_accepts_entries_revealed_at_game_end() -> None:
     assert not same_log([hidden, claim], {"phase": "CHOOSE_ACTION", "log": [shown, claim]})
     assert not same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown, other_claim]})
     assert not same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown]})
+
+
+def test_ai_latency_benchmark_runs_and_reports_its_figure() -> None:
+    done = run_benchmark(
+        "ai_latency.py", "--experts", "2", "--games", "2", "--duration", "4", "--level", "hard", "--ai-workers", "1"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert "errors 0" in lines and "ai_seats_failed 0" in lines
+    assert int(next(line for line in lines if line.startswith("expert_game_actions")).split()[1]) > 2
+    name, value = lines[-1].split()
+    assert name == "p99_ms_with_2_experts" and float(value) > 0

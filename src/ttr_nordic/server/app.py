@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -41,6 +42,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
 from .access import TOKEN_HEADER, may_list, may_read_record
+from .ai_workers import AIPool
 from .db import default_database_url, make_engine, migrate
 from .games import Client, GameService, LiveGame, SeatSpec, StorageError
 from .pages import install as install_pages
@@ -171,28 +173,60 @@ def tune_gc_for_server() -> None:
     gc.set_threshold(SERVER_GC_THRESHOLD, older, oldest)
 
 
+class CreationLimit:
+    """A token bucket per client address: ``burst`` games at once, then ``per_minute``."""
+
+    def __init__(self, per_minute: float = 20.0, burst: int = 10, clients: int = 10_000) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self.clients = clients
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str, now: float | None = None) -> bool:
+        moment = time.monotonic() if now is None else now
+        tokens, last = self.buckets.pop(client, (self.burst, moment))
+        tokens = min(self.burst, tokens + (moment - last) * self.rate)
+        allowed = tokens >= 1.0
+        self.buckets[client] = (tokens - 1.0 if allowed else tokens, moment)
+        if len(self.buckets) > self.clients:  # forget the longest-unseen clients
+            for key in list(self.buckets)[: len(self.buckets) - self.clients]:
+                del self.buckets[key]
+        return allowed
+
+
 def create_app(
     database_url: str | None = None,
     *,
     tune_gc: bool = False,
+    ai_workers: int | None = None,
+    ray_address: str | None = None,
+    idle_unload_s: float = 600.0,
+    games_per_minute: float = 20.0,
+    warm_ai: bool = False,
     public_games: bool = False,
     public_url: str | None = None,
     owner_key: str | None = None,
 ) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
     user's data directory). The schema is migrated when the app starts; then, with
-    ``tune_gc`` (``ttr-nordic serve``), :func:`tune_gc_for_server`. With ``public_games``
+    ``tune_gc`` (``ttr-nordic serve``), :func:`tune_gc_for_server`. AI decisions run in
+    ``ai_workers`` processes (default: one per core but one) or, with ``ray_address``, on Ray;
+    games nobody uses leave memory after ``idle_unload_s``; each client address may create
+    ``games_per_minute`` games (10 at once). With ``warm_ai`` the AI workers start with the app
+    rather than at the first AI decision. With ``public_games``
     anyone may list finished games and read their records (else only their players may);
     ``public_url`` (e.g. ``http://192.168.1.20:8000``) is the address invite links use
     instead of the one the creator's browser used. A request with the header ``X-Owner-Key:
     owner_key`` may list every finished game and read every record (the server's owner)."""
     url = database_url or default_database_url()
+    creation = CreationLimit(per_minute=games_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         await asyncio.to_thread(migrate, engine)
-        service = GameService(engine)
+        service = GameService(engine, AIPool(ai_workers, ray_address=ray_address), idle_unload_s=idle_unload_s)
+        service.start(warm_ai=warm_ai)
         app.state.service = service
         if tune_gc:
             tune_gc_for_server()
@@ -240,6 +274,9 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> JSON:
+        client = request.client.host if request.client else "unknown"
+        if not creation.allow(client):
+            raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
         game, tokens = await service_of(request).create(body.mode, body.specs(), body.first_player)
         # The address the creator's browser used (so a home network's address works as is),
         # unless the owner gave the server a public one.

@@ -16,6 +16,34 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: a SQLite file in $XDG_DATA_HOME/ttr-nordic or ~/.local/share/ttr-nordic)",
     )
     parser.add_argument(
+        "--ai-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that run AI decisions (default: one per core but one)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="run AI decisions as Ray tasks on this cluster (host:port, 'auto', or 'local' to start one here; "
+        "needs the cluster extra)",
+    )
+    parser.add_argument(
+        "--idle-unload",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="games nobody is connected to leave memory after this long (default 600; they stay stored)",
+    )
+    parser.add_argument(
+        "--games-per-minute",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="new games each client address may create per minute, 10 at once (default 20)",
+    )
+    parser.add_argument(
         "--public-url",
         default=None,
         help="the address friends use to reach this server, for invite links (default: the address "
@@ -38,6 +66,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"the server needs the web extra (pip install 'ttr-nordic[web]'): {exc}")
         return 1
+    if args.ai_workers is not None and args.ai_workers < 1:
+        print("--ai-workers must be at least 1")
+        return 2
     public_url = args.public_url
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         print(f"--public-url must start with http:// or https:// (got {public_url!r})")
@@ -45,6 +76,11 @@ def run_serve(args: argparse.Namespace) -> int:
     app = create_app(
         args.database_url,
         tune_gc=True,
+        ai_workers=args.ai_workers,
+        ray_address=args.ray_address,
+        idle_unload_s=args.idle_unload,
+        games_per_minute=args.games_per_minute,
+        warm_ai=True,
         public_games=args.public_games,
         public_url=public_url,
         owner_key=os.environ.get("TTR_OWNER_KEY") or None,

@@ -20,17 +20,18 @@ import hmac
 import logging
 import random
 import secrets
+import time
 import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import cast
+from typing import ParamSpec, TypeVar, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 
-from ..ai.base import Agent
-from ..ai.registry import make_agent
 from ..engine import (
     Action,
     GameConfig,
@@ -39,10 +40,14 @@ from ..engine import (
     RecordError,
     parse_action,
 )
+from .ai_workers import AIPool, DecisionJob
 from .db import ActionRow, GameRow, SeatRow, utcnow
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -123,8 +128,8 @@ class LiveGame:
     updated_at: datetime
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
-    agents: dict[int, Agent] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
+    last_used: float = field(default_factory=time.monotonic)  # for unloading idle games
     public_seats: list[JSON] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -160,13 +165,19 @@ class LiveGame:
             s.seat for s in self.seats if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
         )
 
-    def agent(self, seat: int) -> Agent:
-        agent = self.agents.get(seat)
-        if agent is None:
-            level = self.seats[seat].level or "easy"
-            seed = random.Random(f"{self.state.config.seed}:{seat}").getrandbits(32)
-            agent = self.agents[seat] = make_agent(level, seed=seed)
-        return agent
+    def decision_job(self, seat: int) -> DecisionJob:
+        """What a worker needs to decide for the AI in ``seat`` now."""
+        config = self.state.config
+        return DecisionJob(
+            game_id=self.id,
+            players=config.players,
+            seed=config.seed,
+            first_player=config.first_player,
+            actions=tuple(action.notation() for action in self.state.history),
+            seat=seat,
+            level=self.seats[seat].level or "easy",
+            agent_seed=random.Random(f"{config.seed}:{seat}").getrandbits(32),
+        )
 
     def summary(self) -> JSON:
         """What anyone may know about the game (no hands, tickets or seed)."""
@@ -293,8 +304,13 @@ _ADD_ACTIONS = insert(cast(Table, ActionRow.__table__))
 class GameService:
     """Creates, loads and advances games; one per running app."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, ai: AIPool | None = None, *, idle_unload_s: float = 600.0) -> None:
         self.engine = engine
+        self.ai = ai or AIPool()
+        self.idle_unload_s = idle_unload_s
+        # Database calls get threads of their own: never queued behind anything else.
+        self._db = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ttr-db")
+        self._sweeper: asyncio.Task[None] | None = None
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.live: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
@@ -303,6 +319,10 @@ class GameService:
         self._writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ database (sync, run in threads)
+
+    async def _in_db_thread(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db, lambda: function(*args, **kwargs))
 
     def _insert(self, game: GameRow) -> None:
         with self.sessions.begin() as session:
@@ -380,7 +400,7 @@ class GameService:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                results = await asyncio.to_thread(self._append_batch, [item for item, _ in batch])
+                results = await self._in_db_thread(self._append_batch, [item for item, _ in batch])
             except BaseException as exc:  # cancelled, or the thread could not run
                 for _, future in batch:
                     if not future.done():
@@ -456,7 +476,7 @@ class GameService:
             seats=rows,
         )
         state = GameState.from_config(config)
-        await asyncio.to_thread(self._insert, row)
+        await self._in_db_thread(self._insert, row)
         game = LiveGame(game_id, mode, state, [_seat(r) for r in rows], now, now)
         self.live[game_id] = game
         self.ensure_ai(game)
@@ -466,12 +486,13 @@ class GameService:
         """The live game, rebuilt from the database by replay if it is not in memory."""
         game = self.live.get(game_id)
         if game is not None:
+            game.last_used = time.monotonic()
             return game
         async with self._load_lock:
             game = self.live.get(game_id)
             if game is not None:
                 return game
-            loaded = await asyncio.to_thread(self._read, game_id)
+            loaded = await self._in_db_thread(self._read, game_id)
             if loaded is None:
                 return None
             row, actions = loaded
@@ -489,7 +510,7 @@ class GameService:
         return game
 
     async def finished(self, limit: int, offset: int) -> list[JSON]:
-        rows = await asyncio.to_thread(self._finished, limit, offset)
+        rows = await self._in_db_thread(self._finished, limit, offset)
         return [
             {
                 "id": r.id,
@@ -509,7 +530,7 @@ class GameService:
         ids that matched no game or whose token opens no seat there (not told apart, so a guess
         learns nothing). A finished game is summed up from its stored row (not replayed into
         memory: a browser may hold many); an active one is the live game."""
-        rows = {row.id: row for row in await asyncio.to_thread(self._rows, [game_id for game_id, _ in pairs])}
+        rows = {row.id: row for row in await self._in_db_thread(self._rows, [game_id for game_id, _ in pairs])}
         found: list[JSON] = []
         unknown: list[str] = []
         for game_id, token in pairs:
@@ -575,7 +596,7 @@ class GameService:
                 raise ValueError(f"seat {seat} was not handed to the computer")
             kind = "human" if level is None else "ai"
             try:
-                await asyncio.to_thread(self._store_seat, game.id, seat, kind, level)
+                await self._in_db_thread(self._store_seat, game.id, seat, kind, level)
             except Exception as exc:
                 log.exception("cannot change who plays seat %d of game %s", seat, game.id)
                 raise StorageError(f"the seat could not be changed: {type(exc).__name__}") from exc
@@ -585,7 +606,6 @@ class GameService:
             # A handed-over seat keeps its token: its player may watch (acting is refused, see
             # app) and be given the seat back.
             game.seats[seat] = Seat(seat, old.name, kind, level, old.token_hash)
-            game.agents.pop(seat, None)
             game.public_seats = [s.public() for s in game.seats]
             game.broadcast()
             game.announce_presence()
@@ -614,6 +634,7 @@ class GameService:
                 self.live.pop(game.id, None)
                 raise StorageError(f"the action could not be stored: {type(exc).__name__}") from exc
             game.state = after
+            game.last_used = time.monotonic()
             game.broadcast()
         self.ensure_ai(game)
         return True
@@ -631,24 +652,56 @@ class GameService:
         game.ai_task = asyncio.get_running_loop().create_task(self._play_ai(game))
 
     async def _play_ai(self, game: LiveGame) -> None:
-        try:
-            while not self._closing:
-                state = game.state
-                seat = state.decision.player
-                if state.is_over or game.seats[seat].kind != "ai":
-                    return
-                view = state.view(seat)
-                legal = state.legal_action_list()
-                expected = len(state.history)
-                agent = game.agent(seat)
-                # Agents think in a worker thread so the event loop (other games) stays responsive.
-                action = await asyncio.to_thread(agent.choose, view, legal)
-                if not self._closing:
-                    await self.act(game, seat, action, expected)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("AI seat failed in game %s", game.id)
+        while not self._closing:
+            state = game.state
+            seat = state.decision.player
+            if state.is_over or game.seats[seat].kind != "ai":
+                return
+            expected = len(state.history)
+            legal = [action.notation() for action in state.legal_action_list()]
+            # The search runs in a worker process (see ai_workers): never in this event loop's threads.
+            notation = await self.ai.decide(game.decision_job(seat), legal)
+            if self._closing:
+                return
+            try:
+                await self.act(game, seat, parse_action(notation), expected)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # A storage fault: the game leaves memory (see act); the next access reloads it.
+                log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
+                return
+            if self.live.get(game.id) is not game:
+                return
+
+    # ------------------------------------------------------------ memory
+
+    def start(self, warm_ai: bool = False) -> None:
+        """Start the sweeper that unloads idle games (call inside the event loop) and, with
+        ``warm_ai``, the AI workers (otherwise they start at the first AI decision)."""
+        if warm_ai:
+            self.ai.start()
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(max(1.0, min(60.0, self.idle_unload_s / 4)))
+            self.unload_idle()
+
+    def unload_idle(self, now: float | None = None) -> list[str]:
+        """Forget games nobody is connected to, with no AI thinking, idle for ``idle_unload_s``
+        (finished ones at once). They stay stored and come back on the next access."""
+        moment = time.monotonic() if now is None else now
+        gone = []
+        for game_id, game in list(self.live.items()):
+            if game.clients or (game.ai_task is not None and not game.ai_task.done()) or game.lock.locked():
+                continue
+            idle = moment - game.last_used
+            if game.state.is_over or idle >= self.idle_unload_s:
+                del self.live[game_id]
+                gone.append(game_id)
+        return gone
 
     def release(self, game: LiveGame, client: Client) -> None:
         """Forget ``client`` (the others are told who is still there); a finished game nobody
@@ -661,6 +714,8 @@ class GameService:
 
     async def close(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         tasks = [g.ai_task for g in self.live.values() if g.ai_task is not None and not g.ai_task.done()]
         for task in tasks:
             task.cancel()
@@ -673,6 +728,8 @@ class GameService:
         for game in self.live.values():
             for client in game.clients:
                 client.send(None)
+        self.ai.close()
+        self._db.shutdown(wait=False)
 
 
 def _seat(row: SeatRow) -> Seat:
