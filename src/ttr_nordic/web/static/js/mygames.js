@@ -46,11 +46,13 @@ export function hasGames() {
   return Object.keys(load()).length > 0;
 }
 
-/** The online game this browser created last ({id, invites, ...}), or null. */
+/** The unfinished online game this browser created last ({id, invites, ...}), or null. */
 export function latestCreated() {
   let best = null;
   for (const [id, entry] of Object.entries(load())) {
-    if (entry && entry.creator && entry.invites && (!best || entry.created > best.created)) best = { id, ...entry };
+    if (entry && entry.creator && entry.invites && !entry.finished && (!best || entry.created > best.created)) {
+      best = { id, ...entry };
+    }
   }
   return best;
 }
@@ -157,6 +159,7 @@ async function fill(note, active, finished) {
     const { names, state } = describe(game);
     const detail = el("span", { class: "muted", text: ` · ${MODES[game.mode] || game.mode} · ${when(game.updated_at)}` });
     if (game.status === "finished") {
+      if (!stored[game.id].finished) rememberGame(game.id, token, { finished: true }); // its links are spent
       const li = el("li", { "data-game": game.id },
         el("a", { href: `/replay/${encodeURIComponent(game.id)}`, class: "replay-link", text: "Replay" }),
         ` ${names} — ${state}`, detail);

@@ -19,6 +19,7 @@ export function onlineFeatures({ gameId, token, summary, send }) {
   let mySeat = null;
   let over = summary.status === "finished";
   let registered = false;
+  let finishedNoted = false;
   let drawnKey = "";
   const seen = new Set(); // seats seen connected since this page opened ("joined" once, then "is back")
   let invitesOpen = null; // the player's choice (null: open while a friend is missing)
@@ -146,6 +147,7 @@ export function onlineFeatures({ gameId, token, summary, send }) {
       seats = msg.seats;
       mySeat = msg.seat;
       over = !!result || msg.view.phase === "GAME_OVER";
+      if (over && !finishedNoted) { rememberGame(gameId, token, { finished: true }); finishedNoted = true; }
       drawPeople();
       markPlayers();
       if (mode === "hotseat") return;
