@@ -4,6 +4,7 @@ finished game, presence, and a seat handed to the computer."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -11,6 +12,16 @@ from server_helpers import create_game, live_state, receive_until, ws_path
 from starlette.testclient import TestClient
 
 from ttr_nordic.server import create_app
+from ttr_nordic.server.ai_workers import AIPool, DecisionJob, decide
+
+SLOW_DECISION_S = 2.5
+
+
+def slow_decide(job: DecisionJob) -> str:
+    """A computer that thinks for a while (runs in a worker process, which imports this module)."""
+    time.sleep(SLOW_DECISION_S)
+    return decide(job)
+
 
 HUMAN = {"kind": "human"}
 
@@ -243,3 +254,33 @@ def test_the_creator_gives_a_seat_back_to_its_returning_player(client: TestClien
             creator.send_json({"type": "hand_back", "seat": 1})  # a person's seat already
             assert receive_until(creator, lambda m: m["type"] == "error")["code"] == "BAD_SEAT"
     assert client.get(f"/api/games/{game_id}").json()["seats"][1]["kind"] == "human"
+
+
+def test_a_seat_given_back_while_the_computer_thinks_gets_no_computer_move(tmp_path: Any) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite'}")) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        service.ai = AIPool(1, decider=slow_decide)
+        created = create_game(client, "online", [{"name": "Astrid"}, {"name": "Leif"}], first_player=0)
+        game_id = created["game"]["id"]
+        astrid, leif = (i["token"] for i in created["invites"])
+        with client.websocket_connect(watch(game_id, astrid)) as creator:
+            receive_until(creator, lambda m: m["type"] == "presence")
+            creator.send_json({"type": "hand_over", "seat": 1, "level": "easy"})
+            state = receive_until(creator, lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "ai")
+            game = live_state(client, game_id)
+            while game.decision.player != 1:  # Astrid keeps her tickets: then the computer thinks for Leif
+                if not state["legal"]:
+                    state = receive_until(creator, lambda m: m["type"] == "state" and bool(m["legal"]))
+                creator.send_json({"type": "act", "action": state["legal"][0]["action"]})
+                state = receive_until(creator, lambda m, n=state["actions"]: m["type"] == "state" and m["actions"] > n)
+                game = live_state(client, game_id)
+            moves = len(game.history)
+            with client.websocket_connect(watch(game_id, leif)) as ws:
+                receive_until(creator, lambda m: m["type"] == "presence" and m["present"] == [0, 1])
+                creator.send_json({"type": "hand_back", "seat": 1})
+                mine = receive_until(ws, lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "human")
+                assert mine["legal"] and mine["actions"] == moves  # Leif's own decision, offered to him
+                time.sleep(SLOW_DECISION_S + 1.5)  # the computer's answer would have landed by now
+                assert len(live_state(client, game_id).history) == moves
+                ws.send_json({"type": "act", "action": mine["legal"][0]["action"]})
+                receive_until(ws, lambda m: m["type"] == "state" and m["actions"] == moves + 1)

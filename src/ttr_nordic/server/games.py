@@ -600,9 +600,12 @@ class GameService:
             except Exception as exc:
                 log.exception("cannot change who plays seat %d of game %s", seat, game.id)
                 raise StorageError(f"the seat could not be changed: {type(exc).__name__}") from exc
-            if level is None and game.ai_task is not None and not game.ai_task.done():
-                # The computer may be thinking for this seat: its move must not land now.
-                game.ai_task.cancel()
+            task = game.ai_task
+            if level is None and task is not None and not task.done() and game.state.decision.player == seat:
+                # The computer is thinking for this seat: its move must not land now. A new task
+                # serves the game's other computer seats (ensure_ai below).
+                task.cancel()
+                game.ai_task = None
             # A handed-over seat keeps its token: its player may watch (acting is refused, see
             # app) and be given the seat back.
             game.seats[seat] = Seat(seat, old.name, kind, level, old.token_hash)
