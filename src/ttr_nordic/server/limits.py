@@ -65,9 +65,9 @@ def echo(text: str) -> str:
     >>> echo("C R45 OOL")
     'C R45 OOL'
     >>> echo("x" * 100)[-3:], len(echo("x" * 100))
-    ('x…', 41)
-    >>> echo("\\ud800")
-    '\\\\ud800'
+    ('xx…', 41)
+    >>> echo(chr(0xD800)).encode()
+    b'\\\\ud800'
     """
     short = text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
     return short.encode("utf-8", "backslashreplace").decode("utf-8")
