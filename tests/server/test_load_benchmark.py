@@ -52,3 +52,16 @@ def test_ai_latency_benchmark_runs_and_reports_its_figure() -> None:
     assert int(next(line for line in lines if line.startswith("expert_game_actions")).split()[1]) > 2
     name, value = lines[-1].split()
     assert name == "p99_ms_with_2_experts" and float(value) > 0
+
+
+def test_abuse_benchmark_runs_and_meets_its_targets() -> None:
+    done = run_benchmark(
+        "abuse.py",
+        *("--huge", "1", "--views", "3000", "--flood", "1000", "--slow", "10", "--creations", "15"),
+        *("--header-timeout", "1"),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "lost_moves 0"
+    assert any(line.startswith("creations_refused ") and int(line.split()[1]) >= 1 for line in lines)
+    assert float(next(line for line in lines if line.startswith("worst_ping_ms")).split()[1]) < 1000

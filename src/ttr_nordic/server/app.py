@@ -28,25 +28,42 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import time
-from collections.abc import AsyncIterator
+import unicodedata
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
 from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
-from .db import default_database_url, make_engine, migrate
+from .db import check_writable, default_database_url, make_engine, migrate
 from .games import Client, GameService, LiveGame, SeatSpec, StorageError
+from .limits import (
+    CLOSE_FLOODING,
+    CLOSE_NOT_READING,
+    MAX_MESSAGE_BYTES,
+    MAX_REFUSED,
+    MessageRate,
+    SecurityHeaders,
+    echo,
+    echo_safe,
+    origin_allowed,
+)
 from .pages import install as install_pages
 from .serialize import JSON
+
+log = logging.getLogger(__name__)
 
 MAX_NAME = 40
 #: The most games one ``POST /api/games/mine`` may ask about.
@@ -75,6 +92,8 @@ class SeatIn(BaseModel):
     def _name(cls, value: str | None) -> str | None:
         if value is None:
             return None
+        if any(unicodedata.category(char) in ("Cc", "Cs", "Cf", "Co", "Cn") for char in value):
+            raise ValueError("a name cannot contain control or invisible characters")
         value = " ".join(value.split())
         if not value:
             raise ValueError("a name cannot be blank")
@@ -206,6 +225,7 @@ def create_app(
     public_games: bool = False,
     public_url: str | None = None,
     owner_key: str | None = None,
+    allowed_origins: Sequence[str] = (),
 ) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
     user's data directory). The schema is migrated when the app starts; then, with
@@ -225,6 +245,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         await asyncio.to_thread(migrate, engine)
+        await asyncio.to_thread(check_writable, engine)  # a read-only database: refuse to start, saying why
         service = GameService(engine, AIPool(ai_workers, ray_address=ray_address), idle_unload_s=idle_unload_s)
         service.start(warm_ai=warm_ai)
         app.state.service = service
@@ -240,6 +261,14 @@ def create_app(
     app.state.database_url = url
     app.state.public_games = public_games
     app.state.public_url = public_url.rstrip("/") if public_url else None
+    # WebSockets come from the server's own pages (whatever address they were opened at), the
+    # public URL's origin, and origins the owner names (e.g. a reverse proxy's).
+    origins = [o.rstrip("/") for o in allowed_origins]
+    if app.state.public_url:
+        parts = urlsplit(app.state.public_url)
+        origins.append(f"{parts.scheme}://{parts.netloc}")
+    app.state.allowed_origins = frozenset(origins)
+    app.add_middleware(SecurityHeaders)
     app.state.owner_key = owner_key or None
 
     @app.exception_handler(ApiError)
@@ -253,6 +282,20 @@ def create_app(
         ]
         message = "; ".join(f"{'.'.join(d['location'])}: {d['message']}" for d in details) or "invalid request"
         return _error(422, "VALIDATION_ERROR", message, details)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _database(_: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("database error: %s", exc)
+        return _error(503, "STORAGE_UNAVAILABLE", f"the game database refused the request: {_database_reason(exc)}")
+
+    @app.exception_handler(StorageError)
+    async def _storage(_: Request, exc: StorageError) -> JSONResponse:
+        return _error(503, "STORAGE_UNAVAILABLE", str(exc))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error")
+        return _error(500, "INTERNAL_ERROR", "the server failed to answer this request (see its log)")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -340,11 +383,20 @@ def create_app(
 
     @app.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:
+        # A browser always sends Origin: a page of another site may not play with a visitor's links.
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), app.state.allowed_origins):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
         await ws.accept()
         await _session(ws, service_of(ws), game_id)
 
     install_pages(app)  # the browser game: pages, static files, board and replay routes
     return app
+
+
+def _database_reason(exc: SQLAlchemyError) -> str:
+    text = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+    return echo_safe(text[:160])
 
 
 def _error_message(code: str, message: str, **extra: Any) -> JSON:
@@ -356,13 +408,18 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
     await ws.close(code=close_code)
 
 
-async def _writer(ws: WebSocket, queue: asyncio.Queue[str | None]) -> None:
+async def _writer(ws: WebSocket, client: Client) -> None:
+    queue = client.queue
     while True:
         message = await queue.get()
         if message is None:
             with contextlib.suppress(Exception):
-                await ws.close()
+                if client.dropped:
+                    await ws.close(code=CLOSE_NOT_READING, reason="not reading its messages")
+                else:
+                    await ws.close()
             return
+        client.queued_bytes -= len(message)
         await ws.send_text(message)
 
 
@@ -384,8 +441,8 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
     shown = decision if decision in seats else min(seats)
     wanted = ws.query_params.get("seat")
     if wanted is not None:
-        if not wanted.isdigit() or int(wanted) not in seats:
-            await _refuse(ws, "NOT_YOUR_SEAT", f"this token does not control seat {wanted!r}", 4403)
+        if not (wanted.isascii() and wanted.isdigit()) or int(wanted) not in seats:
+            await _refuse(ws, "NOT_YOUR_SEAT", f"this token does not control seat {echo(wanted)!r}", 4403)
             return
         shown = int(wanted)
     client = Client(seats, shown, presence=ws.query_params.get("presence") == "1")
@@ -393,15 +450,28 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
         game.clients.add(client)
         game.show(client)
         game.announce_presence()
-    writer = asyncio.get_running_loop().create_task(_writer(ws, client.queue))
+    writer = asyncio.get_running_loop().create_task(_writer(ws, client))
+    rate = MessageRate()
     try:
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            if client.dropped:
+                break
+            if not rate.allow():
+                if rate.refused_in_a_row >= MAX_REFUSED:
+                    await ws.close(code=CLOSE_FLOODING, reason="too many messages")
+                    break
+                if rate.refused_in_a_row == 1:
+                    client.send(_error_message("RATE_LIMITED", "too many messages: slow down"))
+                continue
             text = frame.get("text")
             if text is None:
                 client.send(_error_message("BAD_MESSAGE", "messages are JSON text frames"))
+                continue
+            if len(text) > MAX_MESSAGE_BYTES:  # uvicorn refuses larger frames before this; checked again here
+                client.send(_error_message("TOO_LARGE", f"a message is at most {MAX_MESSAGE_BYTES} bytes"))
                 continue
             await _handle(service, game, client, text)
     except WebSocketDisconnect:
@@ -428,7 +498,7 @@ def _seat_field(data: dict[str, Any], client: Client) -> int | str:
 async def _handle(service: GameService, game: LiveGame, client: Client, text: str) -> None:
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         client.send(_error_message("BAD_MESSAGE", "not valid JSON"))
         return
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -443,7 +513,9 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         return
     if kind not in ("act", "view"):
         client.send(
-            _error_message("UNKNOWN_TYPE", f"unknown message type {kind!r} (act, view, hand_over, hand_back or ping)")
+            _error_message(
+                "UNKNOWN_TYPE", f"unknown message type {echo(kind)!r} (act, view, hand_over, hand_back or ping)"
+            )
         )
         return
     seat = _seat_field(data, client)
@@ -451,7 +523,7 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         client.send(_error_message("BAD_MESSAGE", '"seat" must be a seat number'))
         return
     if seat == "NOT_YOUR_SEAT":
-        client.send(_error_message("NOT_YOUR_SEAT", f"you do not control seat {data['seat']}"))
+        client.send(_error_message("NOT_YOUR_SEAT", f"you do not control seat {echo(str(data['seat']))}"))
         return
     assert isinstance(seat, int)
     if kind == "view":
@@ -467,17 +539,28 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
     if not isinstance(notation, str):
         client.send(_error_message("BAD_MESSAGE", '"act" needs an "action" string in notation, e.g. "B"'))
         return
+    expected = data.get("expected")
+    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+        client.send(_error_message("BAD_MESSAGE", '"expected" must be the number of actions the client saw'))
+        return
+    shown = echo(notation)
     try:
         action = parse_action(notation)
     except NotationError as exc:
-        client.send(_error_message("BAD_ACTION", str(exc), action=notation))
+        # The parser's reason quotes the input: only when that is short (a move is a few characters).
+        reason = str(exc) if len(notation) <= 64 else "an action is a few characters of notation, such as 'B'"
+        client.send(_error_message("BAD_ACTION", echo_safe(reason), action=shown))
         return
     try:
-        await service.act(game, seat, action)
+        if not await service.act(game, seat, action, expected):
+            # A stale click (another tab of this seat acted first): refuse, and show the game as it is.
+            client.send(_error_message("STALE", "the game moved on since you chose; here it is now", action=shown))
+            async with game.lock:
+                client.send(game.state_text(client))
     except IllegalActionError as exc:
-        client.send(_error_message(exc.reason.name, exc.detail, action=notation))
+        client.send(_error_message(exc.reason.name, exc.detail, action=shown))
     except StorageError as exc:
-        client.send(_error_message("STORAGE_ERROR", str(exc), action=notation))
+        client.send(_error_message("STORAGE_ERROR", str(exc), action=shown))
         for other in list(game.clients):
             other.send(None)  # close: clients reconnect to the game as stored
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 
 
@@ -55,6 +56,21 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="let anyone list finished games and read their records (default: only each game's players, "
         "and the owner: requests with the header X-Owner-Key set to the environment variable TTR_OWNER_KEY)",
     )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin whose pages may open game sockets (e.g. https://games.example behind a proxy); "
+        "repeatable. The server's own address and --public-url are always allowed",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a client must send a request's headers within this time, or is disconnected (default 10)",
+    )
     parser.set_defaults(func=run_serve)
 
 
@@ -84,6 +100,7 @@ def run_serve(args: argparse.Namespace) -> int:
         public_games=args.public_games,
         public_url=public_url,
         owner_key=os.environ.get("TTR_OWNER_KEY") or None,
+        allowed_origins=args.allowed_origin,
     )
     print(f"Serving on http://{args.host}:{args.port}/ (database: {app.state.database_url})")
     if args.host in ("0.0.0.0", "::"):
@@ -91,5 +108,24 @@ def run_serve(args: argparse.Namespace) -> int:
     # No per-message deflate (uvicorn offers it by default, browsers accept it): a state is a
     # few KB now that the log comes in pieces (see protocol.py), and deflating one took about
     # 40 us, some 15% of the server's CPU for a move that sends two.
-    uvicorn.run(app, host=args.host, port=args.port, ws_per_message_deflate=False)
+    from .limits import HEADER_TIMEOUT_S, MAX_MESSAGE_BYTES, HeaderTimeoutProtocol, install_log_redaction
+
+    # A fatal signal (SIGBUS from a database file mapped and then made unreadable, say) leaves a
+    # traceback in the log rather than a silent exit.
+    faulthandler.enable()
+    header_timeout = args.header_timeout or HEADER_TIMEOUT_S
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_MESSAGE_BYTES,  # larger frames are refused before they are read whole
+        ws_max_queue=8,
+        # Headers within the timeout, or the connection closes (a slowloris holds nothing for long).
+        http=type("Protocol", (HeaderTimeoutProtocol,), {"header_timeout": header_timeout}),
+        timeout_keep_alive=max(1, int(header_timeout / 2)),
+        server_header=False,
+    )
+    install_log_redaction()  # after uvicorn configured its loggers: seat tokens never reach the log
+    uvicorn.Server(config).run()
     return 0

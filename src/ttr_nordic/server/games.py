@@ -41,7 +41,8 @@ from ..engine import (
     parse_action,
 )
 from .ai_workers import AIPool, DecisionJob
-from .db import ActionRow, GameRow, SeatRow, utcnow
+from .db import ActionRow, GameRow, SeatRow, file_identity, sqlite_path, utcnow
+from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
 log = logging.getLogger(__name__)
@@ -106,9 +107,29 @@ class Client:
     log_length: int = 0  # how many of its entries the client holds
     presence: bool = False  # whether it asked for presence messages (``&presence=1``)
 
+    queued_bytes: int = 0  # the size of the text messages waiting in ``queue``
+    dropped: bool = False  # set when the client stopped reading and is being closed
+
     def send(self, message: JSON | str | None) -> None:
-        """Queue ``message``, a dict or its JSON text (None closes the connection)."""
-        self.queue.put_nowait(message if message is None or isinstance(message, str) else dumps(message))
+        """Queue ``message``, a dict or its JSON text (None closes the connection). A client
+        that lets more than :data:`~.limits.MAX_QUEUED_MESSAGES` messages or
+        :data:`~.limits.MAX_QUEUED_BYTES` pile up is not reading: its queue is dropped and it is
+        closed with :data:`~.limits.CLOSE_NOT_READING`, so it cannot grow the server."""
+        if self.dropped:
+            return
+        if message is None:
+            self.queue.put_nowait(None)
+            return
+        text = message if isinstance(message, str) else dumps(message)
+        if self.queue.qsize() >= MAX_QUEUED_MESSAGES or self.queued_bytes + len(text) > MAX_QUEUED_BYTES:
+            self.dropped = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queued_bytes = 0
+            self.queue.put_nowait(None)
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
 
     def log_start(self, seat: int, over: bool, length: int) -> int:
         """The index from which a state of ``seat``'s view (whose log has ``length`` entries)
@@ -317,6 +338,10 @@ class GameService:
         self._closing = False
         self._pending: list[tuple[Append, asyncio.Future[datetime]]] = []
         self._writer: asyncio.Task[None] | None = None
+        # A SQLite file deleted or replaced while the server runs would take every later move
+        # with it: each commit checks that the file is still the one opened.
+        self._sqlite_path = sqlite_path(engine)
+        self._sqlite_identity = file_identity(self._sqlite_path)
 
     # ------------------------------------------------------------ database (sync, run in threads)
 
@@ -327,6 +352,7 @@ class GameService:
     def _insert(self, game: GameRow) -> None:
         with self.sessions.begin() as session:
             session.add(game)
+        self._check_still_stored()
 
     def _read(self, game_id: str) -> tuple[GameRow, list[ActionRow]] | None:
         with self.sessions() as session:
@@ -370,7 +396,12 @@ class GameService:
                     for i in batch
                 ],
             )
+        self._check_still_stored()
         return now
+
+    def _check_still_stored(self) -> None:
+        if self._sqlite_path is not None and file_identity(self._sqlite_path) != self._sqlite_identity:
+            raise StorageError(f"the database file {self._sqlite_path} was deleted or replaced: nothing is stored")
 
     def _append_batch(self, batch: list[Append]) -> list[datetime | Exception]:
         """Store ``batch`` together; if that fails, each action alone (so only the bad ones fail)."""

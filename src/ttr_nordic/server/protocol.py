@@ -7,6 +7,7 @@ Client → server (JSON text frames)::
 
     {"type": "act", "action": "C R45 OOL"}         # action notation (see engine.actions)
     {"type": "act", "action": "B", "seat": 1}      # hotseat: the seat acting (default: the one shown)
+    {"type": "act", "action": "B", "expected": 12} # refused (STALE) unless the game has 12 actions
     {"type": "view", "seat": 2}                    # hotseat: show another seat's view
     {"type": "view"}                               # the seat shown again, with the whole log
     {"type": "ping"}
@@ -36,6 +37,11 @@ state (and the first one when joining a finished game). Error codes are an engin
 ``BAD_TOKEN``, ``GAME_NOT_FOUND`` or ``NOT_YOUR_SEAT`` at connect time the server closes
 the socket (codes 4401, 4404, 4403).
 
+Limits (:mod:`ttr_nordic.server.limits`): a message is at most 4 KiB; a socket may send 60
+messages a second (300 at once); a client that lets 200 messages or 4 MiB wait unread is closed
+with 4008, and one that keeps flooding with 4029. A browser's socket must come from the server's
+own origin, ``--public-url`` or an ``--allowed-origin``.
+
 The log comes in pieces: ``view.log`` holds the entries of seat n's log from index
 ``log_start`` on, and the client keeps the first ``log_start`` entries it already holds
 (dropping any beyond them). ``log_start`` is 0 (the whole log) in the first state after
@@ -59,6 +65,9 @@ PROTOCOL_ERRORS: Final = {
     "NOT_YOUR_SEAT": "the token does not control that seat",
     "GAME_NOT_FOUND": "no game with that id",
     "STORAGE_ERROR": "the action could not be stored (nothing changed; reconnect)",
+    "STALE": "the game moved on since the client chose (its 'expected' count is old); the current state follows",
+    "RATE_LIMITED": "too many messages from this socket; the message was dropped (a flood is closed with 4029)",
+    "TOO_LARGE": "a message over 4 KiB (uvicorn closes such a socket with 1009 before reading it)",
     "CORRUPT_GAME": "the stored game does not replay",
     "SEAT_HANDED_OVER": "the seat was handed to the computer: its token may watch, not act",
     "NOT_CREATOR": "only the game's creator (seat 0's token, online games) may hand a seat over",

@@ -101,7 +101,9 @@ export async function gamePage(app, gameId, token) {
   }
   function send(action) {
     if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting, try again in a moment"); return; }
-    ws.send(JSON.stringify({ type: "act", action, seat: msg.seat }));
+    // "expected": the number of actions this page saw, so a stale click (another tab of this
+    // seat acted meanwhile) is refused instead of acting twice.
+    ws.send(JSON.stringify({ type: "act", action, seat: msg.seat, expected: msg.actions }));
   }
   // for tests and the curious: the live socket, and sending a raw action
   window.ttrDebug = { socket: () => ws, send };
