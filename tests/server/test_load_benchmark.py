@@ -32,8 +32,8 @@ def test_verification_accepts_entries_revealed_at_game_end() -> None:
     the opponent's kept tickets, which the seat was shown hidden. That is not a lost action;
     a changed public entry is."""
     same_log = _server_load().same_log
-    hidden = {"player": 1, "text": "Player 2 kept 2 ticket(s)", "notation": None, "card": None, "revealed": []}
-    shown = {**hidden, "text": "Player 2 kept 2 ticket(s): Oslo–Bergen, Turku–Oulu", "notation": "K 1 2"}
+    hidden = {"player": 1, "text": "Player 2 kept 2 tickets", "notation": None, "card": None, "revealed": []}
+    shown = {**hidden, "text": "Player 2 kept 2 tickets: Oslo–Bergen, Turku–Oulu", "notation": "K 1 2"}
     claim = {"player": 0, "text": "Player 1 claimed", "notation": "C R1 R", "card": None, "revealed": []}
     other_claim = {**claim, "notation": "C R2 R"}
     assert same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown, claim, claim]})

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from .conftest import RequestLog, shot
-from .driver import actions, step, wait_state
+from .driver import actions, keep_all, step, wait_state
 
 
 def create_online(page: Any, names: list[str]) -> list[str]:
@@ -94,7 +94,7 @@ def test_your_games_resume_and_privacy(
     game_id = game_id_of(url)
     page.locator("#keep-dialog").wait_for()
     before = actions(page)
-    page.locator("#keep-confirm").click()
+    keep_all(page)
     page.wait_for_function("n => Number(document.body.dataset.actions) > n", arg=before)
     page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=20000)
     hand = page.locator("#hand").inner_text()

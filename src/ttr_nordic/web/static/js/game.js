@@ -2,7 +2,7 @@
 import { buildMap, loadMapData } from "./map.js";
 import { onlineFeatures } from "./online.js";
 import {
-  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName,
+  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
 } from "./ui.js";
 
@@ -169,17 +169,20 @@ export async function gamePage(app, gameId, token) {
 
   function renderPlayers(view) {
     const names = seats();
-    const rows = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Score" }),
+    // After the end the table shows the final totals (routes, tickets and Globetrotter), and nobody is to play.
+    const final = result ? new Map(result.result.players.map((r) => [r.player, r.total])) : null;
+    const rows = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: final ? "Total" : "Score" }),
       el("th", { text: "Trains" }), el("th", { text: "Cards" }), el("th", { text: "Tickets" }))));
     const body = el("tbody");
     for (let p = 0; p < view.num_players; p++) {
       const s = names[p] || {};
       const base = s.name || `Player ${p + 1}`;
       const who = `${base}${s.kind === "ai" && !base.includes(s.level) ? ` (AI ${s.level})` : ""}`;
-      body.append(el("tr", { class: `${view.current === p ? "current" : ""}${p === msg.seat ? " me" : ""}`, "data-player": p },
+      const current = view.current === p && !final;
+      body.append(el("tr", { class: `${current ? "current" : ""}${p === msg.seat ? " me" : ""}`, "data-player": p },
         el("td", {}, swatch(p), " ", who,
-          view.current === p && !result ? el("span", { class: "turn-mark", title: "to play", text: " ◀" }) : null),
-        el("td", { class: "score", text: view.scores[p] }), el("td", { text: view.trains[p] }),
+          current ? el("span", { class: "turn-mark", title: "to play", text: " ◀" }) : null),
+        el("td", { class: "score", text: final ? final.get(p) : view.scores[p] }), el("td", { text: view.trains[p] }),
         el("td", { text: view.hand_sizes[p] }), el("td", { text: view.ticket_counts[p] })));
     }
     rows.append(body);
@@ -311,10 +314,11 @@ export async function gamePage(app, gameId, token) {
     const hint = el("p", { class: "hint", id: "keep-hint" });
     const list = el("div", { class: "keep-list" });
     for (const t of view.offered_tickets) {
-      const box = el("input", { type: "checkbox", value: t.id, id: `keep-${t.id}`, checked: true });
+      // None ticked: a player chooses, one click on Keep never takes every ticket by accident.
+      const box = el("input", { type: "checkbox", value: t.id, id: `keep-${t.id}`, checked: false });
       boxes.push(box);
       const row = el("label", { class: "keep-row", for: `keep-${t.id}` }, box, ` ${t.from} – ${t.to} `,
-        el("span", { class: "pts", text: `${t.points} pts` }));
+        el("span", { class: "pts", text: plural(t.points, "point") }));
       const on = () => map.setClass("hl", [], [byName.get(t.from), byName.get(t.to)]);
       row.addEventListener("mouseenter", on); box.addEventListener("focus", on);
       row.addEventListener("mouseleave", () => map.setClass("hl"));
@@ -325,7 +329,7 @@ export async function gamePage(app, gameId, token) {
       const n = boxes.filter((b) => b.checked).length;
       const ok = allowed.has(chosen());
       confirm.disabled = !ok;
-      hint.textContent = ok ? `Keeping ${n}.` : `Keep at least ${min}.`;
+      hint.textContent = ok ? `Keeping ${plural(n, "ticket")}.` : `Tick the tickets to keep: at least ${min}.`;
     };
     boxes.forEach((b) => b.addEventListener("change", sync));
     confirm.addEventListener("click", () => { if (allowed.has(chosen())) send(chosen()); });
@@ -342,7 +346,11 @@ export async function gamePage(app, gameId, token) {
     const body = el("div", {},
       el("p", {}, `Tunnel ${t.route.name}: the three revealed cards are`),
       el("div", { class: "chips revealed", id: "tunnel-revealed" }, t.revealed.map((c) => cardChip(c))),
-      el("p", { text: t.needed ? `You must pay ${t.needed} more card${t.needed > 1 ? "s" : ""}.` : "No extra cards needed." }));
+      el("p", { id: "tunnel-needed", text: t.needed
+        ? `You must pay ${plural(t.needed, "more card")}: ${t.locomotive_only
+          ? "locomotives only (you paid with locomotives alone)"
+          : `${t.color} cards or locomotives`}.`
+        : "No extra cards needed." }));
     const options = el("div", { class: "options" });
     pays.forEach((a, i) => {
       options.append(el("label", { class: "option" }, el("input", { type: "radio", name: "tunnel-pay", value: a.action, checked: i === 0 }),
@@ -388,7 +396,7 @@ export async function gamePage(app, gameId, token) {
       const kind = r.kind === "tunnel" ? " — tunnel: 3 cards will be revealed, matching ones cost extra" :
         r.ferry_locomotives ? ` — ferry: ${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""} (or 3 cards each)` : "";
       const d = dialog(`Claim ${r.name}`, el("div", {},
-        el("p", {}, `${r.length} × ${r.color}, ${r.points} points${kind}`),
+        el("p", {}, `${r.length} × ${r.color}, ${plural(r.points, "point")}${kind}`),
         el("p", { class: "hint", text: "Choose how to pay:" }), options), [confirm, cancel], { className: "claim-dialog" });
       d.node.id = "claim-dialog";
       map.setClass("selected", [id]);

@@ -96,7 +96,7 @@ export function buildMap(data, handlers = {}) {
       `${r.ferry_locomotives ? ` ferry (${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""})` : ""}`;
     const g = svg("g", { class: `route kind-${r.kind}`, "data-route": r.id, "data-code": r.code,
       tabindex: 0, role: "button", "aria-label": label });
-    g.append(svg("title", { text: `${label} — ${r.points} points` }));
+    g.append(svg("title", { text: `${label} — ${r.points} point${r.points === 1 ? "" : "s"}` }));
     const cars = [];
     for (let i = 0; i < r.length; i++) {
       const t = start + i * (car + gap) + car / 2;
