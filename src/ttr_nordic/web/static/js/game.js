@@ -52,11 +52,23 @@ export async function gamePage(app, gameId, token) {
   const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": "Your tickets" });
   const routeList = el("section", { class: "panel route-list", id: "route-list", "aria-label": "Routes you can claim" });
   const log = el("section", { class: "panel log", id: "log", "aria-label": "Moves" });
+  // Always in view at the top of the side panel: what the others did since your last move.
+  const recent = el("section", { class: "panel recent", id: "recent", "aria-label": "Latest moves", "aria-live": "polite" });
+  const animSetting = el("select", { id: "anim-speed", "aria-label": "Animation speed" },
+    ["normal", "fast", "off"].map((v) => el("option", { value: v, text: v })));
+  animSetting.value = localStorage.getItem("ttr-anim") || "normal";
+  const applyAnim = () => {
+    document.body.dataset.anim = animSetting.value;
+    document.body.style.setProperty("--anim-car", animSetting.value === "fast" ? "0.08s" : "0.25s");
+  };
+  animSetting.addEventListener("change", () => { localStorage.setItem("ttr-anim", animSetting.value); applyAnim(); });
+  applyAnim();
+  let shownOwners = null; // the route owners drawn last, to animate what changed
   const online = onlineFeatures({ gameId, token, summary,
     send: (message) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message)); } });
   // Online: who is at the table goes with the players; elsewhere the signal switches go last.
   const atTable = summary.mode === "online" ? online.panel : null;
-  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn),
+  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), recent,
     players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
@@ -137,6 +149,16 @@ export async function gamePage(app, gameId, token) {
     map.setOwners(view.route_owner);
     const claimable = new Set(legal().filter((a) => a.action.startsWith("C ")).map((a) => a.action.split(" ")[1]));
     map.setClass("claimable", [...claimable].map((c) => routeByCode.get(c).id));
+    map.root.classList.toggle("choosing", claimable.size > 0 && !privateHidden());
+    const since = sinceLastMove(view);
+    map.setClass("last-move", since.claims);
+    if (shownOwners && animSetting.value !== "off") {
+      const placed = view.route_owner.map((o, i) => (o !== null && o !== undefined && shownOwners[i] === null
+        && (o !== msg.seat || hotseat) ? i : -1)).filter((i) => i >= 0);
+      map.animatePlaced(placed);
+    }
+    shownOwners = view.route_owner.map((o) => (o === undefined ? null : o));
+    renderRecent(view, since);
     renderStatus(view);
     renderPlayers(view);
     renderMarket(view);
@@ -261,6 +283,36 @@ export async function gamePage(app, gameId, token) {
     }
     routeList.hidden = claimable.size === 0;
     routeList.replaceChildren(el("details", {}, el("summary", { text: `Routes you can claim (${claimable.size})` }), items));
+  }
+
+  /** The others' log entries since this seat's last one, and the routes they claimed there. */
+  function sinceLastMove(view) {
+    const entries = view.log;
+    let i = entries.length - 1;
+    while (i >= 0 && entries[i].player !== msg.seat) i--;
+    const others = entries.slice(i + 1).filter((e) => e.player !== null && e.player !== undefined && e.player >= 0
+      && e.player !== msg.seat);
+    const claims = [];
+    for (const e of others) {
+      const code = e.notation && e.notation.startsWith("C ") ? e.notation.split(" ")[1] : null;
+      const route = code ? routeByCode.get(code) : null;
+      if (route && view.route_owner[route.id] === e.player) claims.push(route.id);
+    }
+    return { entries: others, claims, first: i < 0 };
+  }
+
+  function renderRecent(view, since) {
+    const mine = view.is_my_turn && legal().length > 0 && !result;
+    let title;
+    let entries;
+    if (mine && since.entries.length) { title = since.first ? "Before your first move" : "Since your last turn"; entries = since.entries; }
+    else { title = "Latest moves"; entries = view.log.slice(-3); }
+    const list = el("ol", {}, entries.slice(-6).map((e) => el("li", {},
+      e.player !== null && e.player !== undefined && e.player >= 0 ? swatch(e.player, true) : null, ` ${named(e.text)}`)));
+    if (!entries.length) list.append(el("li", { class: "muted", text: "No moves yet." }));
+    recent.classList.toggle("idle", !(mine && since.entries.length));
+    recent.replaceChildren(el("div", { class: "recent-head" }, el("h2", { text: title }),
+      el("label", { class: "anim-setting" }, "Animations ", animSetting)), list);
   }
 
   let logCount = -1;

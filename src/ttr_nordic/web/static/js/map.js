@@ -97,6 +97,10 @@ export function buildMap(data, handlers = {}) {
     const g = svg("g", { class: `route kind-${r.kind}`, "data-route": r.id, "data-code": r.code,
       tabindex: 0, role: "button", "aria-label": label });
     g.append(svg("title", { text: `${label} — ${r.points} point${r.points === 1 ? "" : "s"}` }));
+    // A wide band behind the cars: the mark of a route you can claim now, or of an opponent's last move.
+    const x1 = (sx + ux * start).toFixed(1), y1 = (sy + uy * start).toFixed(1);
+    const x2 = (sx + ux * (start + used)).toFixed(1), y2 = (sy + uy * (start + used)).toFixed(1);
+    g.append(svg("path", { d: `M${x1} ${y1} L${x2} ${y2}`, class: "halo" }));
     const cars = [];
     for (let i = 0; i < r.length; i++) {
       const t = start + i * (car + gap) + car / 2;
@@ -147,7 +151,8 @@ export function buildMap(data, handlers = {}) {
       g.classList.toggle("claimed", owner !== null && owner !== undefined);
       if (owner !== null && owner !== undefined) {
         g.dataset.owner = owner;
-        for (const { rect, text } of cars) {
+        for (const [index, { rect, text }] of cars.entries()) {
+          rect.style.setProperty("--car", index);
           rect.setAttribute("fill", PLAYER_COLORS[owner]);
           text.textContent = PLAYER_MARKS[owner];
           text.setAttribute("fill", PLAYER_INK[owner]);
@@ -163,11 +168,22 @@ export function buildMap(data, handlers = {}) {
     }
   }
 
+  /** Play the placing animation on these routes' cars (trains put down one by one). */
+  function animatePlaced(routeIds) {
+    for (const id of routeIds) {
+      const node = routeNodes.get(id);
+      if (!node) continue;
+      node.g.classList.remove("placing");
+      void node.g.getBoundingClientRect(); // restart the animation
+      node.g.classList.add("placing");
+    }
+  }
+
   function setClass(className, routeIds = [], cityIds = []) {
     root.querySelectorAll(`.${className}`).forEach((n) => n.classList.remove(className));
     for (const id of routeIds) routeNodes.get(id)?.g.classList.add(className);
     for (const id of cityIds) cityNodes.get(id)?.classList.add(className);
   }
 
-  return { root, setOwners, setClass, routeNodes, cityNodes, board };
+  return { root, setOwners, setClass, animatePlaced, routeNodes, cityNodes, board };
 }
