@@ -85,7 +85,10 @@ def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_sh
             return "retry"
         if claim_dialog_shot is not None:
             claim_dialog_shot()
-        page.locator("#claim-confirm").click()
+        try:
+            page.locator("#claim-confirm").click(timeout=10000)
+        except Exception:  # a new state closed the dialog meanwhile (a busy machine): look again
+            return "retry"
         wait_change(page, before)
         return "claim"
     faceups = page.locator("button.faceup:enabled")
