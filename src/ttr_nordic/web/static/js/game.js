@@ -223,8 +223,8 @@ export async function gamePage(app, gameId, token) {
     });
     const discard = Object.values(view.discard).reduce((a, b) => a + b, 0);
     const deck = el("button", { type: "button", id: "deck", class: "deck", disabled: !has("B"), onclick: () => send("B"),
-      "aria-label": `Draw from the deck (${view.deck_count} cards)` },
-    el("span", { class: "deck-back", text: "🂠" }), ` Deck ${view.deck_count}`);
+      "aria-label": `Deck ${view.deck_count}: draw a card from the deck` },
+    el("span", { class: "deck-back", text: "🂠", "aria-hidden": "true" }), ` Deck ${view.deck_count}`);
     const ticketsBtn = el("button", { type: "button", id: "draw-tickets", disabled: !has("T"), onclick: () => send("T") },
       `Tickets (${view.ticket_deck_count})`);
     const extra = [];
@@ -317,7 +317,8 @@ export async function gamePage(app, gameId, token) {
 
   let logCount = -1;
   function renderLog(view) {
-    const list = el("ol", { class: "log-list" });
+    // Focusable: it scrolls, and keyboard users must be able to scroll it too.
+    const list = el("ol", { class: "log-list", tabindex: 0, "aria-label": "Move log" });
     const entries = view.log.slice(-80);
     for (const e of entries) {
       list.append(el("li", {}, e.player !== null && e.player !== undefined && e.player >= 0
