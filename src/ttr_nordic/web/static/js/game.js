@@ -1,5 +1,7 @@
 // The game page: map, panels, dialogs, live WebSocket with automatic reconnection.
+import { installShortcuts, showShortcuts } from "./keys.js";
 import { buildMap, loadMapData } from "./map.js";
+import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
 import { onlineFeatures } from "./online.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
@@ -43,7 +45,7 @@ export async function gamePage(app, gameId, token) {
   let hoverTicket = null;
 
   const map = buildMap(data, { onRoute: (id) => clickRoute(id), onCity: (id) => clickCity(id) });
-  const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
+  const status = el("div", { class: "status", id: "status", "aria-live": "polite", tabindex: -1 });
   const conn = el("span", { class: "conn", id: "conn", text: "connecting…" });
   const mapWrap = el("div", { class: "map-wrap" }, map.root);
   const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
@@ -142,6 +144,7 @@ export async function gamePage(app, gameId, token) {
   // ---- rendering ---------------------------------------------------------------------------
   function render() {
     if (!msg) return;
+    const focusBefore = document.activeElement;
     const view = msg.view;
     document.body.dataset.actions = String(msg.actions);
     document.body.dataset.myTurn = view.is_my_turn && legal().length ? "1" : "0";
@@ -169,6 +172,33 @@ export async function gamePage(app, gameId, token) {
     renderDialogs(view);
     if (result && !scoringShown) showScoring();
     online.update(msg, result);
+    keepFocus(focusBefore);
+  }
+
+  /** After a re-render removed the focused control, put focus where the next action is. While
+   * nothing can be done (the others' turn) focus waits on the status line, and comes back to the
+   * controls when it is this player's turn again. */
+  let focusParked = false;
+  function nextControl() {
+    const dialogNode = document.querySelector(".dialog");
+    if (dialogNode) return dialogNode.querySelector("input:not([disabled]), button:not([disabled])");
+    return [document.getElementById("deck"), ...document.querySelectorAll("button.faceup"),
+      document.getElementById("draw-tickets")].find((b) => b && !b.disabled) || null;
+  }
+  function keepFocus(before) {
+    const active = document.activeElement;
+    if (focusParked && active === status) {
+      const next = nextControl();
+      if (next) { next.focus({ preventScroll: true }); focusParked = false; }
+      return;
+    }
+    focusParked = false;
+    // Only when the re-render removed the control that had focus (never on load or after a blur).
+    if (!before || before === document.body || document.contains(before)) return;
+    if (active && active !== document.body && document.contains(active)) return;
+    const next = nextControl();
+    if (next) next.focus({ preventScroll: true });
+    else { status.focus({ preventScroll: true }); focusParked = true; }
   }
 
   function renderStatus(view) {
@@ -390,6 +420,7 @@ export async function gamePage(app, gameId, token) {
     const d = dialog(`Choose destination tickets (keep at least ${min})`, el("div", {}, list, hint), [confirm],
       { className: "keep-dialog" });
     d.node.id = "keep-dialog";
+    d.node.append(corner(helpButton(min >= 2 ? "setup" : "turn", "destination tickets")));
     return { node: d.node, close: () => { d.close(); map.setClass("hl"); map.setClass("offer"); } };
   }
 
@@ -416,6 +447,7 @@ export async function gamePage(app, gameId, token) {
     const decline = el("button", { type: "button", id: "tunnel-decline", text: "Decline", onclick: () => send("decline") });
     const d = dialog("Tunnel!", body, [pay, decline], { className: "tunnel-dialog" });
     d.node.id = "tunnel-dialog";
+    d.node.append(corner(helpButton("tunnels", "tunnels")));
     return d;
   }
 
@@ -452,6 +484,9 @@ export async function gamePage(app, gameId, token) {
         el("p", {}, `${r.length} × ${r.color}, ${plural(r.points, "point")}${kind}`),
         el("p", { class: "hint", text: "Choose how to pay:" }), options), [confirm, cancel], { className: "claim-dialog" });
       d.node.id = "claim-dialog";
+      const topic = r.kind === "tunnel" ? ["tunnels", "tunnels"] : r.ferry_locomotives ? ["ferries", "ferries"]
+        : r.length === 9 ? ["murmansk", "Murmansk–Lieksa"] : ["turn", "claiming a route"];
+      d.node.append(corner(helpButton(...topic)));
       map.setClass("selected", [id]);
       const close = d.close;
       return { node: d.node, close: () => { close(); map.setClass("selected"); } };
@@ -478,6 +513,47 @@ export async function gamePage(app, gameId, token) {
   }
 
   window.addEventListener("keydown", (e) => { if (e.key === "Escape" && openDialog && openDialog.key.startsWith("claim:")) closeDialog(); });
+
+  // ---- keyboard --------------------------------------------------------------------------------
+  const act = (action) => { if (has(action)) send(action); };
+  const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(),
+    r: () => (rulesOpen() ? closeRules() : openRules()), "?": showShortcuts, Escape: () => closeRules() };
+  for (let slot = 1; slot <= 5; slot++) keys[String(slot)] = () => act(`F${slot}`);
+  installShortcuts(keys);
+  const skip = document.getElementById("skip-link");
+  if (skip) { skip.href = "#market"; skip.textContent = "Skip to the cards to draw"; }
+  market.setAttribute("tabindex", "-1");
+
+  /** Claim by typing: the claimable routes whose name holds what is typed (accents ignored). */
+  function routeSearch() {
+    if (!msg || !legal().some((a) => a.action.startsWith("C "))) { toast("No route can be claimed now.", "info"); return; }
+    const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    const input = el("input", { type: "text", id: "route-search-input", autocomplete: "off",
+      "aria-label": "City name", placeholder: "e.g. Oslo" });
+    const results = el("div", { class: "route-buttons", id: "route-search-results", role: "list" });
+    const claimable = () => [...new Set(legal().filter((a) => a.action.startsWith("C ")).map((a) => a.action.split(" ")[1]))]
+      .map((code) => routeByCode.get(code));
+    const fill = () => {
+      const wanted = fold(input.value.trim());
+      const found = claimable().filter((r) => !wanted || fold(r.name).includes(wanted));
+      results.replaceChildren(...found.map((r) => el("button", { type: "button", class: "route-btn", role: "listitem",
+        "data-route": r.id, onclick: () => clickRoute(r.id) }, `${r.name} (${r.length} ${r.color})`)));
+      if (!found.length) results.append(el("p", { class: "muted", text: "No claimable route there." }));
+    };
+    input.addEventListener("input", fill);
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { const first = results.querySelector("button"); if (first) first.click(); }
+    });
+    const cancel = el("button", { type: "button", text: "Cancel", onclick: closeDialog });
+    showDialog("info:route-search", () => {
+      const d = dialog("Claim a route", el("div", {}, input, results), [cancel], { className: "route-search" });
+      d.node.id = "route-search";
+      return d;
+    });
+    fill();
+    setTimeout(() => input.focus(), 0);
+  }
+  function corner(button) { button.classList.add("corner"); return button; }
   void hoverTicket;
   void keyActivate;
 }
