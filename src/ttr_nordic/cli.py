@@ -17,6 +17,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .sim.cli import add_tournament_arguments
 
     add_tournament_arguments(sub.add_parser("tournament", help="play many AI games and report statistics"))
+    from .sim.ladder_cli import add_ladder_arguments
+
+    add_ladder_arguments(sub.add_parser("ladder", help="rate agents together (resumable) and compare versions"))
     from .server.cli import add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="run the web server (needs the web extra)"))

@@ -9,8 +9,13 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import importlib.util
+import sys
 from collections.abc import Callable
-from typing import TypedDict
+from pathlib import Path
+from typing import TypedDict, cast
 
 from .base import Agent, RandomAgent
 from .baselines import DestinationHungryAgent, LongRouteAgent, OneStepThinkingAgent, RouteFocusAgent
@@ -72,11 +77,55 @@ def agent_names() -> list[str]:
     return [*AGENTS, *LEVELS]
 
 
+def load_factory(spec: str) -> AgentFactory:
+    """The agent factory named by an import spec: ``package.module:callable`` or
+    ``path/to/file.py:callable``. The callable takes a seed (or None) and returns an agent; this is
+    how a saved agent version (a module kept beside the registry's agents) joins a tournament or the
+    ladder. ``ValueError`` says what is wrong.
+
+    >>> load_factory("ttr_nordic.ai.base:RandomAgent")(1).name
+    'random'
+    """
+    module_name, sep, attribute = spec.strip().rpartition(":")
+    if not sep or not module_name or not attribute.isidentifier():
+        raise ValueError(f"an agent spec is 'module:callable' or 'file.py:callable', got {spec!r}")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name).resolve()
+            if not path.is_file():
+                raise ValueError(f"agent spec {spec!r}: no file {path}")
+            unique = "ttr_nordic_agent_" + hashlib.blake2b(str(path).encode(), digest_size=6).hexdigest()
+            module = sys.modules.get(unique)
+            if module is None:
+                loader_spec = importlib.util.spec_from_file_location(unique, path)
+                if loader_spec is None or loader_spec.loader is None:
+                    raise ValueError(f"agent spec {spec!r}: cannot load {path}")
+                module = importlib.util.module_from_spec(loader_spec)
+                sys.modules[unique] = module
+                loader_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+    except ValueError:
+        raise
+    except Exception as exc:  # a missing module, or one that fails on import
+        raise ValueError(f"agent spec {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        raise ValueError(f"agent spec {spec!r}: {module_name} has no callable {attribute!r}")
+    return cast(AgentFactory, factory)
+
+
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """An agent from its name or a level name; ``ValueError`` lists the choices."""
+    """An agent from its name, a level name, or an import spec (see :func:`load_factory`);
+    ``ValueError`` lists the choices."""
+    if ":" in name:
+        agent = load_factory(name)(seed)
+        if not callable(getattr(agent, "choose", None)) or not isinstance(getattr(agent, "name", None), str):
+            raise ValueError(f"agent spec {name!r} did not make an agent (one with a name and choose())")
+        return agent
     key = name.strip().lower()
     key = LEVELS.get(key, key)
     factory = AGENTS.get(key)
     if factory is None:
-        raise ValueError(f"unknown agent {name!r}; choose from {', '.join(agent_names())}")
+        raise ValueError(f"unknown agent {name!r}; choose from {', '.join(agent_names())} or module:callable")
     return factory(seed)
