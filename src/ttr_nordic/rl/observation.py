@@ -76,9 +76,9 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
         return (seat - me) % n
 
     i = 0
-    for rid, owner in enumerate(view.route_owner):
-        if owner >= 0:
-            out[i + rid * SEATS + rel(owner)] = 1.0
+    owners = np.fromiter(view.route_owner, dtype=np.int64, count=NUM_ROUTES)
+    claimed = np.flatnonzero(owners >= 0)
+    out[i + claimed * SEATS + (owners[claimed] - me) % n] = 1.0
     i += NUM_ROUTES * SEATS
     out[i : i + NUM_KINDS] = np.asarray(view.hand, dtype=np.float32) / 12
     i += NUM_KINDS
