@@ -13,6 +13,7 @@ Needs the ``train`` extra (numpy, matplotlib).
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -20,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from ttr_nordic.ai.value.data import read_shards
 from ttr_nordic.ai.value.features import FEATURE_NAMES
 from ttr_nordic.ai.value.model import FORMAT_VERSION, parse_model
 
@@ -53,10 +53,13 @@ def r2(y: np.ndarray, pred: np.ndarray) -> float:
 
 
 def train(players: int, directory: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, np.ndarray]]:
-    header, rows = read_shards(directory)
-    if not rows:
+    paths = sorted(directory.glob("shard-*.csv.gz"))
+    if not paths:
         raise SystemExit(f"no shards in {directory}")
-    data = np.asarray(rows)
+    with gzip.open(paths[0], "rt") as f:
+        header = f.readline().strip().split(",")
+    # numpy reads each shard straight into an array (a million rows as Python lists would not fit).
+    data = np.concatenate([np.loadtxt(p, delimiter=",", skiprows=1, ndmin=2) for p in paths])
     col = {name: i for i, name in enumerate(header)}
     x = data[:, [col[n] for n in FEATURE_NAMES]]
     margin, win, game = data[:, col["margin"]], data[:, col["win"]], data[:, col["game"]]
