@@ -1,5 +1,8 @@
 # Two entry points for a newcomer: `make run` and `make test`.
 PYTHON ?= python3
+# `make run HOST=0.0.0.0` serves your home network (friends open http://<this computer's address>:8000).
+HOST ?= 127.0.0.1
+PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -21,8 +24,9 @@ $(RUN_STAMP): pyproject.toml
 	touch $(RUN_STAMP)
 
 ## Set up and start the game: open http://127.0.0.1:8000 in a browser (SQLite, nothing else to start).
+## HOST=0.0.0.0 to play with friends on your network (see README, "Playing with friends").
 run: $(RUN_STAMP)
-	$(BIN)/ttr-nordic serve --host 127.0.0.1 --port 8000
+	$(BIN)/ttr-nordic serve --host $(HOST) --port $(PORT)
 
 ## Set up everything the tests need, then lint, type-check and run all tests.
 # The tests need Chromium (browser tests) and PostgreSQL (storage tests, against a

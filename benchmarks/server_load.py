@@ -37,6 +37,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,8 @@ from websockets.asyncio.client import ClientConnection, connect
 _SRC = Path(__file__).resolve().parent.parent / "src"
 START_TIMEOUT = 60.0
 RECV_TIMEOUT = 30.0
-SERVE = [sys.executable, "-m", "ttr_nordic.cli", "serve"]
+# Benchmarks create many games from one address: lift the per-client creation limit.
+SERVE = [sys.executable, "-m", "ttr_nordic.cli", "serve", "--games-per-minute", "1000000"]
 
 
 @dataclass
@@ -119,12 +121,12 @@ def http(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
         return json.loads(response.read())
 
 
-def start_server(port: int, database_url: str, log_path: Path) -> subprocess.Popen[bytes]:
+def start_server(port: int, database_url: str, log_path: Path, extra: Sequence[str] = ()) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_SRC), env.get("PYTHONPATH", "")) if p)
     with log_path.open("ab") as log:
         process = subprocess.Popen(
-            [*SERVE, "--host", "127.0.0.1", "--port", str(port), "--database-url", database_url],
+            [*SERVE, "--host", "127.0.0.1", "--port", str(port), "--database-url", database_url, *extra],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -134,7 +136,7 @@ def start_server(port: int, database_url: str, log_path: Path) -> subprocess.Pop
     deadline = time.monotonic() + START_TIMEOUT
     while True:
         try:
-            http(base, "/api/games?limit=1")
+            http(base, "/api/server")
             return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:

@@ -88,6 +88,8 @@ def random_answers(seed: int) -> Callable[[str], str]:
     rng = random.Random(seed)
 
     def answer(prompt: str) -> str:
+        if " keep (ticket numbers" in prompt:
+            return "all"
         match = RANGE.search(prompt)
         return str(rng.randint(1, int(match.group(1)))) if match else ""
 
@@ -187,7 +189,7 @@ def test_illegal_notation_prints_the_engines_reason() -> None:
     assert state.history == before
     text = script.text
     assert "Not allowed: no tickets are on offer" in text
-    assert "Not allowed: there is no route R99" in text
+    assert "Not understood: route codes run from R01 to R" in text  # the parser refuses it now
     assert "Not allowed: you do not hold 7 purple" in text
     assert "Not allowed: no tunnel claim is being resolved" in text
     # then a legal expert move goes through the engine
@@ -247,40 +249,109 @@ def test_bad_play_options_exit_2_with_a_message(
 # ------------------------------------------------------------------- menus
 
 
-def test_keep_tickets_by_ticket_numbers_and_by_choice_number() -> None:
+def test_keep_tickets_by_their_numbers_only() -> None:
+    # A number always means a ticket of the list, never a menu choice ("3" was choice 3).
     state, session, script = human_vs_bot(first_player=0)
     offer = list(state.offers[0])
-    script.answers = ["keep 2", "1 3"]  # keeping one initial ticket is refused by the engine
+    script.answers = ["keep 2", "1 3"]  # keeping one initial ticket is refused
     session.human_decision(0)
-    assert "Not allowed: keep at least 2" in script.text
-    assert state.tickets[0] == [offer[0], offer[2]]
-    assert "Ticket 1:" in script.text and f"{state.board.tickets[offer[0]].points:>3} pts" in script.text
+    assert "Keep at least 2 of the 5 tickets." in script.text
+    assert state.tickets[0] == sorted([offer[0], offer[2]])
+    assert "  1) " in script.text and f"{state.board.tickets[offer[0]].points:>3} pts" in script.text
+    assert "keep (ticket numbers 1-5, at least 2)>" in script.text
 
     state2, session2, script2 = human_vs_bot(first_player=0)
     offer2 = list(state2.offers[0])
-    script2.answers = ["1"]  # choice 1 = keep all
+    script2.answers = ["3", "2, 4"]  # "3" is ticket 3 alone: too few at setup
     session2.human_decision(0)
-    assert sorted(state2.tickets[0]) == sorted(offer2)
+    assert "Keep at least 2" in script2.text
+    assert state2.tickets[0] == sorted([offer2[1], offer2[3]])
+
+
+def _menu_number(text: str, pattern: str) -> str:
+    """The number of the last route-menu line matching ``pattern``."""
+    menu = text[text.rindex("Claim which route?") :]
+    found = re.findall(rf"^\s+(\d+)\) [^\n]*{pattern}", menu, flags=re.MULTILINE)
+    assert found, menu
+    return found[0]
 
 
 def test_claim_through_the_two_level_menu_with_a_way_back() -> None:
-    def has_claim(state: GameState) -> bool:
-        return at_choose_action(state) and any(isinstance(a, Claim) for a in state.legal_action_list())
+    def several_ways(state: GameState) -> bool:
+        if not at_choose_action(state):
+            return False
+        by_route: dict[int, int] = {}
+        for action in state.legal_action_list():
+            if isinstance(action, Claim):
+                by_route[action.route] = by_route.get(action.route, 0) + 1
+        return any(n > 1 for n in by_route.values())
 
     state, session, script = human_vs_bot(seed=8)
-    assert advance_to(state, has_claim, seed=2)
+    assert advance_to(state, several_ways, seed=2)
     legal = state.legal_action_list()
     claim_entry = sum(1 for a in legal if not isinstance(a, Claim)) + 1
-    script.answers = ["c", "1", "0", "0", str(claim_entry), "1", "1"]
+    visits = {"route": 0, "payment": 0}
+
+    def answer(prompt: str) -> str:
+        if prompt.startswith("Route ["):
+            visits["route"] += 1
+            return "0" if visits["route"] == 1 else _menu_number(script.text, "ways to pay")
+        if prompt.startswith("Payment ["):
+            visits["payment"] += 1
+            return "0" if visits["payment"] == 1 else "1"
+        return str(claim_entry)
+
+    script.answers = ["c"]
+    script.strategy = answer
     before = len(state.history)
     session.human_decision(0)
     assert len(state.history) == before + 1
     claim = state.history[-1]
     assert isinstance(claim, Claim) and claim in legal
     text = script.text
-    assert text.count("Claim which route?") == 3  # first visit, back from payment, second visit
+    assert text.count("Claim which route?") == 3  # back from the list, a visit, back from payment, again
     assert "pay with (0 = back)" in text
     assert re.search(r"\d+\) \d+ \w+( \+ \d+ \w+)*\n", text)  # "2 orange + 1 locomotive"
+
+
+def test_a_route_with_one_payment_is_claimed_without_a_payment_menu() -> None:
+    def one_way(state: GameState) -> bool:
+        if not at_choose_action(state):
+            return False
+        counts: dict[int, int] = {}
+        for action in state.legal_action_list():
+            if isinstance(action, Claim):
+                counts[action.route] = counts.get(action.route, 0) + 1
+        return 1 in counts.values()
+
+    state, session, script = human_vs_bot(seed=8)
+    assert advance_to(state, one_way, seed=3)
+
+    def answer(prompt: str) -> str:
+        assert not prompt.startswith("Payment ["), "a single payment asked for confirmation"
+        return _menu_number(script.text, r"· pay ")
+
+    script.answers = ["c"]
+    script.strategy = answer
+    before = len(state.history)
+    session.human_decision(0)
+    assert len(state.history) == before + 1 and isinstance(state.history[-1], Claim)
+    assert "pay with (0 = back)" not in script.text
+
+
+def test_the_round_counter_counts_each_players_turns_one_by_one() -> None:
+    state, session, script = human_vs_bot(first_player=0)
+    script.strategy = random_answers(5)
+    for _ in range(3):  # the human's first three decisions that start a turn
+        while state.decision.player != 0 or state.decision.phase is not Phase.CHOOSE_ACTION:
+            legal = state.legal_action_list()
+            if state.decision.player == 0:
+                session.human_decision(0)
+            else:
+                state.apply(legal[0])
+        session.human_decision(0)
+    rounds = [int(n) for n in re.findall(r"=== Round (\d+) · Ann: choose an action", script.text)]
+    assert rounds[:3] == [1, 2, 3]
 
 
 def test_tunnel_shows_the_revealed_cards_and_can_be_declined() -> None:
@@ -508,7 +579,7 @@ def test_console_command_runs(tmp_path: Path) -> None:
     save = tmp_path / "piped.json"
     done = subprocess.run(
         [*command, "play", "--seed", "3", "--save", str(save)],
-        input="1\n1\n",
+        input="all\n1\n",
         capture_output=True,
         text=True,
         timeout=60,

@@ -69,6 +69,7 @@ CASES: list[tuple[Reason, Callable[[], GameState], Action, int | None]] = [
     (Reason.TICKET_DECK_EMPTY, lambda: build(display="PPPPP", deck="W"), DRAW_TICKETS, None),
     (Reason.MUST_KEEP_TICKETS, _choosing_tickets, KeepTickets(()), None),
     (Reason.INVALID_TICKET_CHOICE, _choosing_tickets, KeepTickets((4,)), None),
+    (Reason.MALFORMED_ACTION, lambda: build(hands=["OOL", ""]), DrawFaceUp("1"), None),  # type: ignore[arg-type]
 ]
 
 

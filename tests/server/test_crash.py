@@ -50,7 +50,7 @@ def _server(data_home: Path, port: int, database_url: str | None = None) -> Iter
         deadline = time.monotonic() + 30
         while True:
             try:
-                _http(port, "/api/games")
+                _http(port, "/api/server")
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:

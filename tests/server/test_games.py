@@ -60,12 +60,13 @@ def test_full_game_against_easy_ai(client: TestClient) -> None:
         assert ws.receive_json()["type"] == "game_over"
         ws.send_json({"type": "act", "action": "B"})
         assert ws.receive_json()["code"] == "GAME_OVER"
-    summary = client.get(f"/api/games/{game_id}").json()
+    assert client.get(f"/api/games/{game_id}").json()["result"] is None  # the scoring: players only
+    summary = client.get(f"/api/games/{game_id}", headers={"X-Game-Token": token}).json()
     assert summary["status"] == "finished" and summary["result"]["totals"]
-    listed = client.get("/api/games").json()["games"]
-    assert [g["id"] for g in listed] == [game_id]
-    assert listed[0]["winners"] == message["result"]["winners"]
-    record = client.get(f"/api/games/{game_id}/record")
+    mine = client.post("/api/games/mine", json={"games": [{"id": game_id, "token": token}]}).json()["games"]
+    assert [g["id"] for g in mine] == [game_id]
+    assert mine[0]["winners"] == message["result"]["winners"]
+    record = client.get(f"/api/games/{game_id}/record", headers={"X-Game-Token": token})
     assert record.status_code == 200
     replayed = GameRecord.from_dict(record.json()).replay()
     assert replayed.is_over

@@ -32,11 +32,36 @@ def test_verification_accepts_entries_revealed_at_game_end() -> None:
     the opponent's kept tickets, which the seat was shown hidden. That is not a lost action;
     a changed public entry is."""
     same_log = _server_load().same_log
-    hidden = {"player": 1, "text": "Player 2 kept 2 ticket(s)", "notation": None, "card": None, "revealed": []}
-    shown = {**hidden, "text": "Player 2 kept 2 ticket(s): Oslo–Bergen, Turku–Oulu", "notation": "K 1 2"}
+    hidden = {"player": 1, "text": "Player 2 kept 2 tickets", "notation": None, "card": None, "revealed": []}
+    shown = {**hidden, "text": "Player 2 kept 2 tickets: Oslo–Bergen, Turku–Oulu", "notation": "K 1 2"}
     claim = {"player": 0, "text": "Player 1 claimed", "notation": "C R1 R", "card": None, "revealed": []}
     other_claim = {**claim, "notation": "C R2 R"}
     assert same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown, claim, claim]})
     assert not same_log([hidden, claim], {"phase": "CHOOSE_ACTION", "log": [shown, claim]})
     assert not same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown, other_claim]})
     assert not same_log([hidden, claim], {"phase": "GAME_OVER", "log": [shown]})
+
+
+def test_ai_latency_benchmark_runs_and_reports_its_figure() -> None:
+    done = run_benchmark(
+        "ai_latency.py", "--experts", "2", "--games", "2", "--duration", "4", "--level", "hard", "--ai-workers", "1"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert "errors 0" in lines and "ai_seats_failed 0" in lines
+    assert int(next(line for line in lines if line.startswith("expert_game_actions")).split()[1]) > 2
+    name, value = lines[-1].split()
+    assert name == "p99_ms_with_2_experts" and float(value) > 0
+
+
+def test_abuse_benchmark_runs_and_meets_its_targets() -> None:
+    done = run_benchmark(
+        "abuse.py",
+        *("--huge", "1", "--views", "3000", "--flood", "1000", "--slow", "10", "--creations", "15"),
+        *("--header-timeout", "1"),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "lost_moves 0"
+    assert any(line.startswith("creations_refused ") and int(line.split()[1]) >= 1 for line in lines)
+    assert float(next(line for line in lines if line.startswith("worst_ping_ms")).split()[1]) < 1000

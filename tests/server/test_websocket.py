@@ -74,7 +74,7 @@ def test_protocol_errors_change_nothing(client: TestClient) -> None:
             (json.dumps({"type": "act", "action": "zz top"}), "BAD_ACTION"),
             (json.dumps({"type": "act", "action": "B", "seat": "0"}), "BAD_MESSAGE"),
             (json.dumps({"type": "act", "action": "B"}), "ACTION_IN_PROGRESS"),
-            (json.dumps({"type": "act", "action": "K 999"}), "INVALID_TICKET_CHOICE"),
+            (json.dumps({"type": "act", "action": "K 999"}), "BAD_ACTION"),  # no ticket 999 on this board
         ]
         for text, code in cases:
             ws.send_text(text)
@@ -94,13 +94,15 @@ def test_protocol_errors_change_nothing(client: TestClient) -> None:
 def test_illegal_action_carries_the_engine_reason(client: TestClient) -> None:
     game_id, tokens = online_game(client)
     state = live_state(client, game_id)
-    wanted = state.rejection(parse_action("K 999"), 0)
+    not_offered = f"K {min(set(range(len(state.board.tickets))) - set(state.offers[0]))}"
+    wanted = state.rejection(parse_action(not_offered), 0)
+    assert wanted is not None
     with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
         ws.receive_json()
-        ws.send_json({"type": "act", "action": "K 999"})
+        ws.send_json({"type": "act", "action": not_offered})
         error = ws.receive_json()
-    assert error["code"] == wanted.name
-    assert error["action"] == "K 999"
+    assert error["code"] == wanted.name == "INVALID_TICKET_CHOICE"
+    assert error["action"] == not_offered
 
 
 def test_out_of_turn_and_other_seat(client: TestClient) -> None:

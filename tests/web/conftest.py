@@ -64,6 +64,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         str(port),
         "--database-url",
         f"sqlite:///{db}",
+        # Every browser test creates games from 127.0.0.1: no limit on creation here.
+        "--games-per-minute",
+        "100000",
     ]
     log = open(tmp_path_factory.mktemp("web-log") / "server.log", "w+b")  # noqa: SIM115 (closed below)
     proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)

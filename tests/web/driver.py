@@ -39,6 +39,13 @@ def click_route(page: Any, route: Any) -> None:
         page.keyboard.press("Enter")
 
 
+def keep_all(page: Any) -> None:
+    """Tick every offered ticket (the dialog starts with none ticked) and confirm."""
+    for box in page.locator("#keep-dialog input[type=checkbox]").all():
+        box.check()
+    page.locator("#keep-confirm").click()
+
+
 def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_shot: Any = None) -> str:
     """Do one thing the page offers; returns what was done ('over' when the scores show)."""
     if page.locator("#final-dialog").is_visible():
@@ -48,7 +55,7 @@ def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_sh
         return "reveal"
     before = actions(page)
     if page.locator("#keep-dialog").is_visible():
-        page.locator("#keep-confirm").click()
+        keep_all(page)
         wait_change(page, before)
         return "keep"
     if page.locator("#tunnel-dialog").is_visible():
@@ -78,7 +85,10 @@ def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_sh
             return "retry"
         if claim_dialog_shot is not None:
             claim_dialog_shot()
-        page.locator("#claim-confirm").click()
+        try:
+            page.locator("#claim-confirm").click(timeout=10000)
+        except Exception:  # a new state closed the dialog meanwhile (a busy machine): look again
+            return "retry"
         wait_change(page, before)
         return "claim"
     faceups = page.locator("button.faceup:enabled")

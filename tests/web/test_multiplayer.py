@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import RequestLog, shot
-from .driver import actions, step, wait_state
+from .driver import actions, keep_all, step, wait_state
 
 
 def test_online_game_moves_appear_live_in_the_other_browser(
@@ -77,7 +77,7 @@ def test_pass_and_play_hides_the_hand_between_players(page: Any, requests_seen: 
     expect(page.locator("#hand")).to_contain_text(f"{first}'s hand")
     page.locator("#keep-dialog").wait_for()
     before = actions(page)
-    page.click("#keep-confirm")
+    keep_all(page)
     page.wait_for_function("n => Number(document.body.dataset.actions) > n", arg=before)
     # now the other player chooses tickets: the first one's cards must not show
     expect(pass_screen).to_be_visible()

@@ -12,13 +12,13 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ROOT, RequestLog, shot
-from .driver import actions, step, wait_state
+from .driver import actions, keep_all, step, wait_state
 
 
 def test_start_page(page: Any, requests_seen: RequestLog) -> None:
     page.goto("/")
     page.get_by_role("heading", name="Play against the computer").wait_for()
-    page.get_by_role("heading", name="Finished games").wait_for()
+    page.get_by_role("heading", name="Your games").wait_for()
     shot(page, "start")
     page.select_option("#on-count", "3")
     page.click("#start-online")
@@ -85,6 +85,7 @@ def ai_game(browser: Any, browser_context_args: dict[str, Any]) -> dict[str, Any
         shot(page, "scoring")
         return {
             "id": url.split("/play/")[1].split("?")[0],
+            "url": url,
             "cards": final.locator(".score-card").count(),
             "text": final.inner_text(),
             "replay_href": final.locator("#replay-link").get_attribute("href"),
@@ -104,6 +105,9 @@ def test_game_against_ai_to_the_end(ai_game: dict[str, Any]) -> None:
 
 
 def test_replay_steps_forward_and_back(page: Any, ai_game: dict[str, Any], requests_seen: RequestLog) -> None:
+    # A finished game is listed under "Your games" in a browser that played it (holds its token).
+    page.goto(ai_game["url"])
+    wait_state(page)
     page.goto("/")
     page.locator(f'a.replay-link[href="/replay/{ai_game["id"]}"]').click()
     page.wait_for_url(f"**/replay/{ai_game['id']}")
@@ -132,8 +136,8 @@ def test_replay_steps_forward_and_back(page: Any, ai_game: dict[str, Any], reque
 
 def test_replay_only_for_finished_games(page: Any) -> None:
     url = start_ai_game(page)
-    game_id = url.split("/play/")[1].split("?")[0]
-    response = page.request.get(f"/api/games/{game_id}/replay/0")
+    game_id, token = url.split("/play/")[1].split("?seat=")
+    response = page.request.get(f"/api/games/{game_id}/replay/0", headers={"X-Game-Token": token})
     assert response.status == 409
     assert response.json()["error"]["code"] == "GAME_NOT_FINISHED"
 
@@ -166,14 +170,18 @@ def test_phone_layout_and_keyboard(browser: Any, browser_context_args: dict[str,
         box = page.locator("svg.board").bounding_box()
         assert box is not None and box["width"] <= 390
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-        # the keep dialog's first checkbox has focus: untick it with Space, then confirm with Enter
+        # the keep dialog's first checkbox has focus (none is ticked): tick it and the next with
+        # Space, then confirm with Enter
         before = actions(page)
+        expect(page.locator("#keep-confirm")).to_be_disabled()
+        page.keyboard.press("Space")
+        page.keyboard.press("Tab")
         page.keyboard.press("Space")
         page.locator("#keep-confirm").focus()
         page.keyboard.press("Enter")
         page.wait_for_function("n => Number(document.body.dataset.actions) > n", arg=before)
         page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=20000)
-        expect(page.locator("#tickets li")).to_have_count(4)
+        expect(page.locator("#tickets li")).to_have_count(2)
         # a route on the map, focused and opened with Enter: a dialog or a clear message
         route = page.locator(".route").first
         route.focus()
@@ -193,7 +201,7 @@ def test_phone_layout_and_keyboard(browser: Any, browser_context_args: dict[str,
 
 def test_socket_reconnects_and_server_errors_show(page: Any, requests_seen: RequestLog) -> None:
     start_ai_game(page)
-    page.locator("#keep-confirm").click()
+    keep_all(page)
     # both players have kept their tickets (2 actions) and the main game waits on this player;
     # until the server answers the keep, the page still shows the keep decision as this player's turn
     page.wait_for_function(

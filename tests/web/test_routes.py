@@ -12,7 +12,8 @@ from starlette.testclient import TestClient
 
 from ttr_nordic.engine import GameState
 from ttr_nordic.server import create_app
-from ttr_nordic.web import STATIC, replay_step
+from ttr_nordic.server.pages import replay_step
+from ttr_nordic.web import STATIC
 
 
 @pytest.fixture
@@ -52,8 +53,11 @@ def test_board_and_land(client: TestClient) -> None:
 
 def test_replay_only_for_finished_games(client: TestClient) -> None:
     created = client.post("/api/games", json={"mode": "online", "seats": [{"name": "A"}, {"name": "B"}]}).json()
-    game_id = created["game"]["id"]
+    game_id, token = created["game"]["id"], created["invites"][1]["token"]
     response = client.get(f"/api/games/{game_id}/replay/0")
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "TOKEN_REQUIRED"
+    response = client.get(f"/api/games/{game_id}/replay/0", headers={"X-Game-Token": token})
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "GAME_NOT_FINISHED"
     assert client.get("/api/games/nope/replay/0").status_code == 404

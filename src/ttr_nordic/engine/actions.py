@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .board import load_board
 from .cards import Counts, cards_to_letters, parse_cards, to_counts
 from .errors import NotationError
 
@@ -118,6 +119,54 @@ PASS: Final = Pass()
 DRAW_FACE_UP: Final = tuple(DrawFaceUp(slot) for slot in range(NUM_SLOTS))
 
 
+def _bad_counts(counts: object, what: str) -> str | None:
+    if type(counts) is not tuple or not all(type(count) is int for count in counts):
+        return f"{what} must be a tuple of whole card counts, got {_short(counts)}"
+    return None
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def field_error(action: object) -> str | None:
+    """Why ``action``'s fields have the wrong type, or None.
+
+    Only types are checked here: exact ``int`` (no ``bool``, no ``float``) for slots, route and
+    ticket ids and card counts, tuples for ticket ids and counts. Ranges (an unknown route, slot
+    6, a negative count) are refused by the rules with their own reasons.
+
+    >>> field_error(DrawFaceUp(2)) is None
+    True
+    >>> field_error(KeepTickets((27.0,)))
+    'ticket ids must be a tuple of whole numbers, got (27.0,)'
+    """
+    kind = type(action)
+    if kind is DrawBlind or kind is DrawTickets or kind is DeclineTunnel or kind is Pass:
+        return None
+    if kind is Claim:
+        assert isinstance(action, Claim)
+        if type(action.route) is not int:
+            return f"a route id must be a whole number, got {_short(action.route)}"
+        return _bad_counts(action.payment, "a payment")
+    if kind is DrawFaceUp:
+        assert isinstance(action, DrawFaceUp)
+        if type(action.slot) is not int:
+            return f"a face-up slot must be a whole number, got {_short(action.slot)}"
+        return None
+    if kind is KeepTickets:
+        assert isinstance(action, KeepTickets)
+        chosen = action.tickets
+        if type(chosen) is not tuple or not all(type(t) is int for t in chosen):
+            return f"ticket ids must be a tuple of whole numbers, got {_short(chosen)}"
+        return None
+    if kind is PayTunnelExtra:
+        assert isinstance(action, PayTunnelExtra)
+        return _bad_counts(action.cards, "extra cards")
+    return f"not an action: {_short(action)}"
+
+
 def parse_action(text: str) -> Action:
     """Parse one action from its notation; raises :class:`NotationError` with the reason."""
     parts = text.strip().split()
@@ -134,21 +183,30 @@ def parse_action(text: str) -> Action:
             return PASS
         if head == "DECLINE" and not rest:
             return DECLINE_TUNNEL
-        if len(head) == 2 and head[0] == "F" and head[1].isdigit() and not rest:
+        if len(head) == 2 and head[0] == "F" and head[1] in "0123456789" and not rest:
             slot = int(head[1]) - 1
             if not 0 <= slot < NUM_SLOTS:
                 raise NotationError(f"face-up slots are F1 to F{NUM_SLOTS}, got {parts[0]!r}")
             return DRAW_FACE_UP[slot]
         if head == "K" and rest:
+            known = len(load_board().tickets)
+            if not all(t.isascii() and t.isdigit() for t in rest):
+                raise NotationError(f"ticket ids are whole numbers, got {text!r}")
             ids = tuple(sorted(int(t) for t in rest))
             if len(set(ids)) != len(ids):
                 raise NotationError(f"a ticket is named twice in {text!r}")
+            if ids[-1] >= known:
+                raise NotationError(f"ticket ids run from 0 to {known - 1}, got {ids[-1]}")
             return KeepTickets(ids)
         if head == "C" and len(rest) == 2:
             code = rest[0].upper()
-            if not (code.startswith("R") and code[1:].isdigit()):
+            if not (code.startswith("R") and code[1:].isascii() and code[1:].isdigit()):
                 raise NotationError(f"route codes look like R45, got {rest[0]!r}")
-            return Claim(int(code[1:]) - 1, parse_cards(rest[1]))
+            routes = len(load_board().routes)
+            number = int(code[1:])
+            if not 1 <= number <= routes:
+                raise NotationError(f"route codes run from R01 to R{routes:02d}, got {rest[0]!r}")
+            return Claim(number - 1, parse_cards(rest[1]))
         if head == "X" and len(rest) == 1:
             return PayTunnelExtra(parse_cards(rest[0]))
     except ValueError as exc:

@@ -34,6 +34,9 @@ class Reason(Enum):
     TICKET_DECK_EMPTY = "the ticket deck is empty"
     MUST_KEEP_TICKETS = "you must keep more tickets"
     INVALID_TICKET_CHOICE = "you can only keep tickets that were offered to you"
+    #: Not a rule of §11: a value of the wrong type or out of every range (a float card count, a
+    #: string slot, an unknown route id, a player that is not a seat number).
+    MALFORMED_ACTION = "the action is malformed"
 
 
 class IllegalActionError(ValueError):

@@ -41,6 +41,7 @@ from .actions import (
     KeepTickets,
     Pass,
     PayTunnelExtra,
+    field_error,
 )
 from .board import GRAY, Board, RouteKind, load_board
 from .cards import COLORS, FULL_DECK_COUNTS, LOCOMOTIVE, NUM_KINDS, Counts, describe_cards, to_counts
@@ -104,10 +105,17 @@ class GameConfig:
     first_player: int | None = None
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3):
-            raise ValueError(f"Nordic Countries is for 2 or 3 players, not {self.players}")
-        if self.first_player is not None and not 0 <= self.first_player < self.players:
-            raise ValueError(f"first_player must be between 0 and {self.players - 1}")
+        # Exact ints only: a float, bool or None seed would deal a game whose record cannot be loaded.
+        if type(self.players) is not int or self.players not in (2, 3):
+            raise ValueError(f"Nordic Countries is for 2 or 3 players, not {self.players!r:.40}")
+        if type(self.seed) is not int:
+            raise ValueError(f"the seed must be a whole number, got {self.seed!r:.40}")
+        if self.first_player is not None and (
+            type(self.first_player) is not int or not 0 <= self.first_player < self.players
+        ):
+            raise ValueError(
+                f"first_player must be None or a seat from 0 to {self.players - 1}, got {self.first_player!r:.40}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -580,6 +588,13 @@ class GameState:
         self._check(action, player)
 
     def _check(self, action: Action, player: int | None) -> None:
+        # Malformed values first: a float count or a string id must never reach the rules below
+        # (they would compare, and corrupt the hand, or fail with a bare TypeError).
+        if player is not None and type(player) is not int:
+            raise IllegalActionError(Reason.MALFORMED_ACTION, f"a player is a seat number, got {player!r:.60}")
+        detail = field_error(action)
+        if detail is not None:
+            raise IllegalActionError(Reason.MALFORMED_ACTION, detail)
         phase = self.phase
         if phase is Phase.GAME_OVER:
             raise IllegalActionError(Reason.GAME_OVER)

@@ -113,9 +113,9 @@ def _describe(state: GameState, entry: LogEntry, viewer: int) -> PublicLogEntry:
     elif isinstance(action, KeepTickets):
         if own:
             names = ", ".join(state.board.tickets[t].name for t in action.tickets)
-            text = f"{who} kept {len(action.tickets)} ticket(s): {names}"
+            text = f"{who} kept {_tickets(len(action.tickets))}: {names}"
         else:
-            text, notation = f"{who} kept {len(action.tickets)} ticket(s)", None
+            text, notation = f"{who} kept {_tickets(len(action.tickets))}", None
     else:
         kind = type(action).__name__
         if kind == "DrawFaceUp":
@@ -266,3 +266,8 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     state.turn = view.turn
     state.determinized = True
     return state
+
+
+def _tickets(count: int) -> str:
+    """``1 ticket``, ``2 tickets``."""
+    return f"{count} ticket{'' if count == 1 else 's'}"

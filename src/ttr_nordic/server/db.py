@@ -111,3 +111,41 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+class DatabaseNotWritable(RuntimeError):
+    """The database cannot store moves (a read-only file or folder, a read-only server)."""
+
+
+def sqlite_path(engine: Engine) -> Path | None:
+    """The file of a SQLite database (None for another database or an in-memory one)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    name = engine.url.database
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    return Path(name).resolve()
+
+
+def file_identity(path: Path | None) -> tuple[int, int] | None:
+    """(device, inode) of ``path``: a deleted or replaced database file has another, or none."""
+    if path is None:
+        return None
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino)
+
+
+def check_writable(engine: Engine) -> None:
+    """Refuse to start on a database that cannot store moves, saying why: a write that changes
+    nothing, rolled back, fails on a read-only SQLite file, folder or URL (``mode=ro``) and on a
+    read-only PostgreSQL alike."""
+    try:
+        with engine.connect() as connection, connection.begin() as transaction:
+            connection.exec_driver_sql("UPDATE alembic_version SET version_num = version_num WHERE 1 = 0")
+            transaction.rollback()
+    except Exception as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise DatabaseNotWritable(f"the game database {engine.url!r} cannot store moves: {reason}") from exc

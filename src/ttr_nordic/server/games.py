@@ -20,17 +20,18 @@ import hmac
 import logging
 import random
 import secrets
+import time
 import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import cast
+from typing import ParamSpec, TypeVar, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 
-from ..ai.base import Agent
-from ..ai.registry import make_agent
 from ..engine import (
     Action,
     GameConfig,
@@ -39,10 +40,15 @@ from ..engine import (
     RecordError,
     parse_action,
 )
-from .db import ActionRow, GameRow, SeatRow, utcnow
+from .ai_workers import AIPool, DecisionJob
+from .db import ActionRow, GameRow, SeatRow, file_identity, sqlite_path, utcnow
+from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -99,10 +105,31 @@ class Client:
     log_seat: int = -1  # the seat whose view's log the client holds (-1: none yet)
     log_over: bool = False  # whether that is the end-of-game log (which reveals everything)
     log_length: int = 0  # how many of its entries the client holds
+    presence: bool = False  # whether it asked for presence messages (``&presence=1``)
+
+    queued_bytes: int = 0  # the size of the text messages waiting in ``queue``
+    dropped: bool = False  # set when the client stopped reading and is being closed
 
     def send(self, message: JSON | str | None) -> None:
-        """Queue ``message``, a dict or its JSON text (None closes the connection)."""
-        self.queue.put_nowait(message if message is None or isinstance(message, str) else dumps(message))
+        """Queue ``message``, a dict or its JSON text (None closes the connection). A client
+        that lets more than :data:`~.limits.MAX_QUEUED_MESSAGES` messages or
+        :data:`~.limits.MAX_QUEUED_BYTES` pile up is not reading: its queue is dropped and it is
+        closed with :data:`~.limits.CLOSE_NOT_READING`, so it cannot grow the server."""
+        if self.dropped:
+            return
+        if message is None:
+            self.queue.put_nowait(None)
+            return
+        text = message if isinstance(message, str) else dumps(message)
+        if self.queue.qsize() >= MAX_QUEUED_MESSAGES or self.queued_bytes + len(text) > MAX_QUEUED_BYTES:
+            self.dropped = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queued_bytes = 0
+            self.queue.put_nowait(None)
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
 
     def log_start(self, seat: int, over: bool, length: int) -> int:
         """The index from which a state of ``seat``'s view (whose log has ``length`` entries)
@@ -122,8 +149,8 @@ class LiveGame:
     updated_at: datetime
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
-    agents: dict[int, Agent] = field(default_factory=dict)
     ai_task: asyncio.Task[None] | None = None
+    last_used: float = field(default_factory=time.monotonic)  # for unloading idle games
     public_seats: list[JSON] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -133,6 +160,25 @@ class LiveGame:
     def status(self) -> str:
         return FINISHED if self.state.is_over else ACTIVE
 
+    def present(self) -> list[int]:
+        """The seats with at least one connected client, in seat order (a seat handed to the
+        computer is there when its player watches)."""
+        held: set[int] = set()
+        for client in self.clients:
+            held |= client.seats
+        return sorted(held)
+
+    def presence_message(self) -> JSON:
+        """Who is connected now (seats with a client); the computer's own seats have none."""
+        return {"type": "presence", "game_id": self.id, "present": self.present()}
+
+    def announce_presence(self) -> None:
+        """Tell the clients that asked who is connected now (after one connected or left)."""
+        text = dumps(self.presence_message())
+        for client in self.clients:
+            if client.presence:
+                client.send(text)
+
     def seats_for(self, token: str) -> frozenset[int]:
         """The seats ``token`` controls (none for a wrong token)."""
         digest = hash_token(token)
@@ -140,13 +186,19 @@ class LiveGame:
             s.seat for s in self.seats if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
         )
 
-    def agent(self, seat: int) -> Agent:
-        agent = self.agents.get(seat)
-        if agent is None:
-            level = self.seats[seat].level or "easy"
-            seed = random.Random(f"{self.state.config.seed}:{seat}").getrandbits(32)
-            agent = self.agents[seat] = make_agent(level, seed=seed)
-        return agent
+    def decision_job(self, seat: int) -> DecisionJob:
+        """What a worker needs to decide for the AI in ``seat`` now."""
+        config = self.state.config
+        return DecisionJob(
+            game_id=self.id,
+            players=config.players,
+            seed=config.seed,
+            first_player=config.first_player,
+            actions=tuple(action.notation() for action in self.state.history),
+            seat=seat,
+            level=self.seats[seat].level or "easy",
+            agent_seed=random.Random(f"{config.seed}:{seat}").getrandbits(32),
+        )
 
     def summary(self) -> JSON:
         """What anyone may know about the game (no hands, tickets or seed)."""
@@ -174,9 +226,11 @@ class LiveGame:
 
     def state_message(self, seat: int, log_start: int = 0) -> JSON:
         """The state of ``seat``'s view, its log from entry ``log_start`` on; the legal actions
-        (with labels) only when ``seat`` must act."""
+        (with labels) only when ``seat`` must act and a person plays it."""
         state = self.state
-        legal = state.legal_action_list() if state.decision.player == seat else []
+        # A seat handed to the computer is offered nothing: its old link only watches.
+        mine = state.decision.player == seat and self.seats[seat].kind == "human"
+        legal = state.legal_action_list() if mine else []
         return {
             "type": "state",
             "game_id": self.id,
@@ -271,20 +325,34 @@ _ADD_ACTIONS = insert(cast(Table, ActionRow.__table__))
 class GameService:
     """Creates, loads and advances games; one per running app."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, ai: AIPool | None = None, *, idle_unload_s: float = 600.0) -> None:
         self.engine = engine
+        self.ai = ai or AIPool()
+        self.idle_unload_s = idle_unload_s
+        # Database calls get threads of their own: never queued behind anything else.
+        self._db = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ttr-db")
+        self._sweeper: asyncio.Task[None] | None = None
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self.live: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._closing = False
         self._pending: list[tuple[Append, asyncio.Future[datetime]]] = []
         self._writer: asyncio.Task[None] | None = None
+        # A SQLite file deleted or replaced while the server runs would take every later move
+        # with it: each commit checks that the file is still the one opened.
+        self._sqlite_path = sqlite_path(engine)
+        self._sqlite_identity = file_identity(self._sqlite_path)
 
     # ------------------------------------------------------------ database (sync, run in threads)
+
+    async def _in_db_thread(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db, lambda: function(*args, **kwargs))
 
     def _insert(self, game: GameRow) -> None:
         with self.sessions.begin() as session:
             session.add(game)
+        self._check_still_stored()
 
     def _read(self, game_id: str) -> tuple[GameRow, list[ActionRow]] | None:
         with self.sessions() as session:
@@ -328,7 +396,12 @@ class GameService:
                     for i in batch
                 ],
             )
+        self._check_still_stored()
         return now
+
+    def _check_still_stored(self) -> None:
+        if self._sqlite_path is not None and file_identity(self._sqlite_path) != self._sqlite_identity:
+            raise StorageError(f"the database file {self._sqlite_path} was deleted or replaced: nothing is stored")
 
     def _append_batch(self, batch: list[Append]) -> list[datetime | Exception]:
         """Store ``batch`` together; if that fails, each action alone (so only the bad ones fail)."""
@@ -358,7 +431,7 @@ class GameService:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                results = await asyncio.to_thread(self._append_batch, [item for item, _ in batch])
+                results = await self._in_db_thread(self._append_batch, [item for item, _ in batch])
             except BaseException as exc:  # cancelled, or the thread could not run
                 for _, future in batch:
                     if not future.done():
@@ -371,6 +444,18 @@ class GameService:
                     future.set_exception(result)
                 else:
                     future.set_result(result)
+
+    def _store_seat(self, game_id: str, seat: int, kind: str, level: str | None) -> None:
+        with self.sessions.begin() as session:
+            row = session.get(SeatRow, (game_id, seat))
+            if row is None:
+                raise LookupError(f"game {game_id} has no seat {seat}")
+            row.kind, row.ai_level = kind, level
+
+    def _rows(self, game_ids: list[str]) -> list[GameRow]:
+        with self.sessions() as session:
+            query = select(GameRow).options(selectinload(GameRow.seats)).where(GameRow.id.in_(game_ids))
+            return list(session.scalars(query))
 
     def _finished(self, limit: int, offset: int) -> list[GameRow]:
         with self.sessions() as session:
@@ -422,7 +507,7 @@ class GameService:
             seats=rows,
         )
         state = GameState.from_config(config)
-        await asyncio.to_thread(self._insert, row)
+        await self._in_db_thread(self._insert, row)
         game = LiveGame(game_id, mode, state, [_seat(r) for r in rows], now, now)
         self.live[game_id] = game
         self.ensure_ai(game)
@@ -432,12 +517,13 @@ class GameService:
         """The live game, rebuilt from the database by replay if it is not in memory."""
         game = self.live.get(game_id)
         if game is not None:
+            game.last_used = time.monotonic()
             return game
         async with self._load_lock:
             game = self.live.get(game_id)
             if game is not None:
                 return game
-            loaded = await asyncio.to_thread(self._read, game_id)
+            loaded = await self._in_db_thread(self._read, game_id)
             if loaded is None:
                 return None
             row, actions = loaded
@@ -455,7 +541,7 @@ class GameService:
         return game
 
     async def finished(self, limit: int, offset: int) -> list[JSON]:
-        rows = await asyncio.to_thread(self._finished, limit, offset)
+        rows = await self._in_db_thread(self._finished, limit, offset)
         return [
             {
                 "id": r.id,
@@ -468,6 +554,96 @@ class GameService:
             }
             for r in rows
         ]
+
+    async def mine(self, pairs: list[tuple[str, str]]) -> tuple[list[JSON], list[str]]:
+        """The summaries of the games whose token is right, each with the seats that token
+        controls (``"mine"``) and who is connected (``"present"``), in the order asked; and the
+        ids that matched no game or whose token opens no seat there (not told apart, so a guess
+        learns nothing). A finished game is summed up from its stored row (not replayed into
+        memory: a browser may hold many); an active one is the live game."""
+        rows = {row.id: row for row in await self._in_db_thread(self._rows, [game_id for game_id, _ in pairs])}
+        found: list[JSON] = []
+        unknown: list[str] = []
+        for game_id, token in pairs:
+            row = rows.get(game_id)
+            digest = hash_token(token)
+            seats = sorted(
+                s.seat for s in (row.seats if row else []) if s.token_hash and hmac.compare_digest(s.token_hash, digest)
+            )
+            if row is None or not seats:
+                unknown.append(game_id)
+                continue
+            summary: JSON
+            if row.status == FINISHED:
+                summary = {
+                    "id": row.id,
+                    "mode": row.mode,
+                    "status": FINISHED,
+                    "players": row.players,
+                    "seats": [_seat(s).public() for s in row.seats],
+                    "created_at": iso(row.created_at),
+                    "updated_at": iso(row.updated_at),
+                    "current": None,
+                    "present": [],
+                }
+            else:
+                try:
+                    game = await self.get(game_id)
+                except RecordError:
+                    game = None
+                if game is None:
+                    unknown.append(game_id)
+                    continue
+                summary = game.summary()
+                summary["present"] = game.present()
+            summary["finished_at"] = None if row.finished_at is None else iso(row.finished_at)
+            summary["winners"] = [int(w) for w in row.winners.split(",")] if row.winners else []
+            summary["mine"] = seats
+            found.append(summary)
+        return found, unknown
+
+    async def hand_over(self, game: LiveGame, seat: int, level: str) -> None:
+        """Give human ``seat`` to the computer at ``level``: stored (it survives a restart),
+        then every client is sent the new seats and the AI plays. The caller checks who may
+        ask; raises ``ValueError`` when the seat cannot be handed over."""
+        await self._reassign(game, seat, level)
+
+    async def hand_back(self, game: LiveGame, seat: int) -> None:
+        """Give a seat handed to the computer back to its player (the holder of its token).
+        Raises ``ValueError`` when the seat was never a person's."""
+        await self._reassign(game, seat, None)
+
+    async def _reassign(self, game: LiveGame, seat: int, level: str | None) -> None:
+        """The computer at ``level`` plays ``seat`` from now on (None: its person again)."""
+        async with game.lock:
+            if game.state.is_over:
+                raise ValueError("the game is over")
+            if not 0 <= seat < len(game.seats):
+                raise ValueError(f"there is no seat {seat}")
+            old = game.seats[seat]
+            if level is not None and old.kind != "human":
+                raise ValueError(f"seat {seat} is not a person's seat")
+            if level is None and (old.kind != "ai" or old.token_hash is None):
+                raise ValueError(f"seat {seat} was not handed to the computer")
+            kind = "human" if level is None else "ai"
+            try:
+                await self._in_db_thread(self._store_seat, game.id, seat, kind, level)
+            except Exception as exc:
+                log.exception("cannot change who plays seat %d of game %s", seat, game.id)
+                raise StorageError(f"the seat could not be changed: {type(exc).__name__}") from exc
+            task = game.ai_task
+            if level is None and task is not None and not task.done() and game.state.decision.player == seat:
+                # The computer is thinking for this seat: its move must not land now. A new task
+                # serves the game's other computer seats (ensure_ai below).
+                task.cancel()
+                game.ai_task = None
+            # A handed-over seat keeps its token: its player may watch (acting is refused, see
+            # app) and be given the seat back.
+            game.seats[seat] = Seat(seat, old.name, kind, level, old.token_hash)
+            game.public_seats = [s.public() for s in game.seats]
+            game.broadcast()
+            game.announce_presence()
+        self.ensure_ai(game)
 
     async def act(self, game: LiveGame, seat: int, action: Action, expected: int | None = None) -> bool:
         """Apply ``action`` for ``seat``: check, store, apply, broadcast. Raises
@@ -492,6 +668,7 @@ class GameService:
                 self.live.pop(game.id, None)
                 raise StorageError(f"the action could not be stored: {type(exc).__name__}") from exc
             game.state = after
+            game.last_used = time.monotonic()
             game.broadcast()
         self.ensure_ai(game)
         return True
@@ -509,33 +686,70 @@ class GameService:
         game.ai_task = asyncio.get_running_loop().create_task(self._play_ai(game))
 
     async def _play_ai(self, game: LiveGame) -> None:
-        try:
-            while not self._closing:
-                state = game.state
-                seat = state.decision.player
-                if state.is_over or game.seats[seat].kind != "ai":
-                    return
-                view = state.view(seat)
-                legal = state.legal_action_list()
-                expected = len(state.history)
-                agent = game.agent(seat)
-                # Agents think in a worker thread so the event loop (other games) stays responsive.
-                action = await asyncio.to_thread(agent.choose, view, legal)
-                if not self._closing:
-                    await self.act(game, seat, action, expected)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("AI seat failed in game %s", game.id)
+        while not self._closing:
+            state = game.state
+            seat = state.decision.player
+            if state.is_over or game.seats[seat].kind != "ai":
+                return
+            expected = len(state.history)
+            legal = [action.notation() for action in state.legal_action_list()]
+            # The search runs in a worker process (see ai_workers): never in this event loop's threads.
+            notation = await self.ai.decide(game.decision_job(seat), legal)
+            if self._closing:
+                return
+            try:
+                await self.act(game, seat, parse_action(notation), expected)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # A storage fault: the game leaves memory (see act); the next access reloads it.
+                log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
+                return
+            if self.live.get(game.id) is not game:
+                return
+
+    # ------------------------------------------------------------ memory
+
+    def start(self, warm_ai: bool = False) -> None:
+        """Start the sweeper that unloads idle games (call inside the event loop) and, with
+        ``warm_ai``, the AI workers (otherwise they start at the first AI decision)."""
+        if warm_ai:
+            self.ai.start()
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(max(1.0, min(60.0, self.idle_unload_s / 4)))
+            self.unload_idle()
+
+    def unload_idle(self, now: float | None = None) -> list[str]:
+        """Forget games nobody is connected to, with no AI thinking, idle for ``idle_unload_s``
+        (finished ones at once). They stay stored and come back on the next access."""
+        moment = time.monotonic() if now is None else now
+        gone = []
+        for game_id, game in list(self.live.items()):
+            if game.clients or (game.ai_task is not None and not game.ai_task.done()) or game.lock.locked():
+                continue
+            idle = moment - game.last_used
+            if game.state.is_over or idle >= self.idle_unload_s:
+                del self.live[game_id]
+                gone.append(game_id)
+        return gone
 
     def release(self, game: LiveGame, client: Client) -> None:
-        """Forget ``client``; a finished game nobody watches leaves memory (it stays stored)."""
+        """Forget ``client`` (the others are told who is still there); a finished game nobody
+        watches leaves memory (it stays stored)."""
         game.clients.discard(client)
+        if not self._closing:
+            game.announce_presence()
         if game.state.is_over and not game.clients and self.live.get(game.id) is game:
             del self.live[game.id]
 
     async def close(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         tasks = [g.ai_task for g in self.live.values() if g.ai_task is not None and not g.ai_task.done()]
         for task in tasks:
             task.cancel()
@@ -548,6 +762,8 @@ class GameService:
         for game in self.live.values():
             for client in game.clients:
                 client.send(None)
+        self.ai.close()
+        self._db.shutdown(wait=False)
 
 
 def _seat(row: SeatRow) -> Seat:

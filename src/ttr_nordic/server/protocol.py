@@ -7,9 +7,12 @@ Client → server (JSON text frames)::
 
     {"type": "act", "action": "C R45 OOL"}         # action notation (see engine.actions)
     {"type": "act", "action": "B", "seat": 1}      # hotseat: the seat acting (default: the one shown)
+    {"type": "act", "action": "B", "expected": 12} # refused (STALE) unless the game has 12 actions
     {"type": "view", "seat": 2}                    # hotseat: show another seat's view
     {"type": "view"}                               # the seat shown again, with the whole log
     {"type": "ping"}
+    {"type": "hand_over", "seat": 1, "level": "medium"}   # online, seat 0's token: an absent seat to the AI
+    {"type": "hand_back", "seat": 1}                      # ... and back to its player, once connected
 
 Server → client::
 
@@ -19,7 +22,12 @@ Server → client::
      "legal": [{"action": "<notation>", "label": "<readable>"}]}   # empty unless seat n decides
     {"type": "game_over", "game_id": ..., "winners": [names], "result": <scoring breakdown>}
     {"type": "error", "code": "<code>", "message": "<readable>", "action"?: "<notation>"}
+    {"type": "presence", "game_id": ..., "present": [seats with a connection now]}
     {"type": "pong"}
+
+A ``presence`` message goes to every client of the game that connected with ``presence=1``
+when a client connects or leaves (a client tells "left" and "is back" apart by comparing it
+with the one before); other clients get none.
 
 A ``state`` message is sent on connect and after every change, to every client of the
 game; a hotseat client follows the seat that must act. ``game_over`` follows the last
@@ -28,6 +36,11 @@ state (and the first one when joining a finished game). Error codes are an engin
 ``WRONG_COLOR``, …) or one of :data:`PROTOCOL_ERRORS`. An error changes nothing. After
 ``BAD_TOKEN``, ``GAME_NOT_FOUND`` or ``NOT_YOUR_SEAT`` at connect time the server closes
 the socket (codes 4401, 4404, 4403).
+
+Limits (:mod:`ttr_nordic.server.limits`): a message is at most 4 KiB; a socket may send 60
+messages a second (300 at once); a client that lets 200 messages or 4 MiB wait unread is closed
+with 4008, and one that keeps flooding with 4029. A browser's socket must come from the server's
+own origin, ``--public-url`` or an ``--allowed-origin``.
 
 The log comes in pieces: ``view.log`` holds the entries of seat n's log from index
 ``log_start`` on, and the client keeps the first ``log_start`` entries it already holds
@@ -52,5 +65,13 @@ PROTOCOL_ERRORS: Final = {
     "NOT_YOUR_SEAT": "the token does not control that seat",
     "GAME_NOT_FOUND": "no game with that id",
     "STORAGE_ERROR": "the action could not be stored (nothing changed; reconnect)",
+    "STALE": "the game moved on since the client chose (its 'expected' count is old); the current state follows",
+    "RATE_LIMITED": "too many messages from this socket; the message was dropped (a flood is closed with 4029)",
+    "TOO_LARGE": "a message over 4 KiB (uvicorn closes such a socket with 1009 before reading it)",
     "CORRUPT_GAME": "the stored game does not replay",
+    "SEAT_HANDED_OVER": "the seat was handed to the computer: its token may watch, not act",
+    "NOT_CREATOR": "only the game's creator (seat 0's token, online games) may hand a seat over",
+    "BAD_SEAT": "that seat cannot be handed over or back (not another player's seat, or the game is over)",
+    "SEAT_PRESENT": "that seat's player is connected: only an absent seat can be handed over",
+    "SEAT_ABSENT": "that seat's player is not connected: a seat is handed back to a player who is there",
 }

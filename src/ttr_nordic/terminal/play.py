@@ -30,7 +30,7 @@ from ..engine import (
 )
 from ..engine.scoring import ticket_completed
 from .console import QuitGame, TerminalIO
-from .render import COUNTRY_NAMES, Renderer, columns, kind_text, region_key, region_label, region_of
+from .render import COUNTRY_NAMES, Renderer, kind_text, region_key, region_label, region_of
 
 HELP: Final = """\
 How a turn works: either take two train cards (face-up or blind from the draw pile),
@@ -45,7 +45,7 @@ Commands (at any prompt):
   q          save the game and quit (Ctrl-D does the same)
 In a sub-menu, 0 or b goes back.
 
-Ticket choices: a single number picks a choice from the list; several numbers
+Ticket choices: type the numbers of the tickets to keep (as listed); several numbers
 ("1 3") or "keep 2" keep those tickets by their number; "all" keeps every ticket.
 
 Expert notation, typed directly at the main prompt:
@@ -322,7 +322,10 @@ class GameSession:
                 return None
             if picked == _REDRAW:
                 continue
-            choice = self._payment_menu(view, routes[picked - 1], by_route[routes[picked - 1]])
+            options = by_route[routes[picked - 1]]
+            if len(options) == 1:  # the list showed the one payment: nothing to confirm
+                return options[0]
+            choice = self._payment_menu(view, routes[picked - 1], options)
             if choice is not None:
                 return choice
 
@@ -367,10 +370,8 @@ class GameSession:
         name = self.seats[view.player].name
         keeps = [a for a in legal if isinstance(a, KeepTickets)]
 
-        def label(action: KeepTickets) -> str:
-            if len(action.tickets) == len(offer):
-                return "keep all"
-            return "keep " + " ".join(str(offer.index(t) + 1) for t in action.tickets)
+        allowed = {a.tickets for a in keeps}
+        minimum = min((len(a.tickets) for a in keeps), default=0)
 
         def show() -> None:
             self.io.say(self.io.paint(f"{name}: {view.phase.value}", "bold"))
@@ -379,22 +380,21 @@ class GameSession:
                 ticket = board.tickets[ticket_id]
                 done = ticket_completed(board, owned, ticket_id)
                 note = self.io.paint("  already connected by your routes", "ok") if done else ""
-                self.io.say(f"  Ticket {number}: {ticket.name:<{width}} {ticket.points:>3} pts  (id {ticket_id}){note}")
-            self.io.say("Choices:")
-            self.io.lines(["  " + line for line in columns([f"{n:>2}) {label(a)}" for n, a in enumerate(keeps, 1)])])
+                self.io.say(f"  {number}) {ticket.name:<{width}} {ticket.points:>3} pts  (id {ticket_id}){note}")
+            # One scheme only: numbers are always the tickets of the list above (never menu choices).
             self.io.say(
                 self.io.paint(
-                    'Type a choice number, or the ticket numbers to keep (e.g. "1 3" or "keep 2"); "all" keeps all.',
+                    f'Type the numbers of the tickets to keep, at least {minimum} (e.g. "1 3"); "all" keeps all.',
                     "dim",
                 )
             )
 
         if first:
             show()
-        prompt = f"{name} keep [1-{len(keeps)}]> "
+        prompt = f"{name} keep (ticket numbers 1-{len(offer)}, at least {minimum})> "
         while True:
             line = self.io.ask(prompt)
-            handled = self._common(line, view, legal, len(keeps))
+            handled = self._common(line, view, legal, len(offer))
             if handled:
                 if handled == "menu":
                     show()
@@ -404,18 +404,17 @@ class GameSession:
                 return KeepTickets(tuple(sorted(offer)))
             words = [w for w in re.split(r"[\s,]+", low) if w]
             by_number = words[1:] if words and words[0] == "keep" else words
-            if by_number and all(w.isdigit() for w in by_number) and (len(by_number) > 1 or words[0] == "keep"):
+            if by_number and all(w.isascii() and w.isdigit() for w in by_number):
                 numbers = [int(w) for w in by_number]
                 if not all(1 <= n <= len(offer) for n in numbers):
                     self.io.say(self.io.paint(f"Ticket numbers go from 1 to {len(offer)}.", "error"))
                     continue
-                return KeepTickets(tuple(sorted(offer[n - 1] for n in numbers)))
-            if line.isdigit():
-                if 1 <= int(line) <= len(keeps):
-                    return keeps[int(line) - 1]
-                self._out_of_range(line, len(keeps))
-                continue
-            action = self._parse(line, len(keeps))
+                chosen = tuple(sorted({offer[n - 1] for n in numbers}))
+                if chosen not in allowed:
+                    self.io.say(self.io.paint(f"Keep at least {minimum} of the {len(offer)} tickets.", "error"))
+                    continue
+                return KeepTickets(chosen)
+            action = self._parse(line, len(offer))
             if action is not None:
                 return action
 

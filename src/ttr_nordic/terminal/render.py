@@ -227,11 +227,17 @@ class Renderer:
             return []
         return ["Recent moves:"] + [f"  {self.log_text(entry)}" for entry in view.log[-count:]]
 
+    @staticmethod
+    def round_of(view: PlayerView, turn: int) -> int:
+        """The round (every player has one turn a round) of turn ``turn`` (0-based): a player
+        sees 1, 2, 3 on their own turns, never 1, 3, 5."""
+        return max(0, turn) // view.num_players + 1
+
     def turn_header(self, view: PlayerView) -> str:
         if view.phase.name == "GAME_OVER":
-            return self.heading(f"Turn {view.turn} · game over")
+            return self.heading(f"Round {self.round_of(view, view.turn - 1)} · game over")
         who = self.names[view.current]
-        return self.heading(f"Turn {view.turn + 1} · {who}: {view.phase.value}")
+        return self.heading(f"Round {self.round_of(view, view.turn)} · {who}: {view.phase.value}")
 
     def status(self, view: PlayerView, recent: int = 6, label: str = "Your") -> list[str]:
         """The whole board as ``view.player`` sees it."""

@@ -1,7 +1,11 @@
 // The game page: map, panels, dialogs, live WebSocket with automatic reconnection.
+import { installShortcuts, showShortcuts } from "./keys.js";
 import { buildMap, loadMapData } from "./map.js";
+import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
+import { makeZoomable } from "./zoom.js";
+import { onlineFeatures } from "./online.js";
 import {
-  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName,
+  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
 } from "./ui.js";
 
@@ -42,17 +46,35 @@ export async function gamePage(app, gameId, token) {
   let hoverTicket = null;
 
   const map = buildMap(data, { onRoute: (id) => clickRoute(id), onCity: (id) => clickCity(id) });
-  const status = el("div", { class: "status", id: "status", "aria-live": "polite" });
+  const status = el("div", { class: "status", id: "status", "aria-live": "polite", tabindex: -1 });
   const conn = el("span", { class: "conn", id: "conn", text: "connecting…" });
   const mapWrap = el("div", { class: "map-wrap" }, map.root);
+  const zoom = makeZoomable(map.root, mapWrap);
+  mapWrap.append(zoom.controls);
   const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
   const market = el("section", { class: "panel market", id: "market", "aria-label": "Cards to draw" });
   const hand = el("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
   const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": "Your tickets" });
   const routeList = el("section", { class: "panel route-list", id: "route-list", "aria-label": "Routes you can claim" });
   const log = el("section", { class: "panel log", id: "log", "aria-label": "Moves" });
-  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn),
-    players, market, hand, tickets, routeList, log);
+  // Always in view at the top of the side panel: what the others did since your last move.
+  const recent = el("section", { class: "panel recent", id: "recent", "aria-label": "Latest moves", "aria-live": "polite" });
+  const animSetting = el("select", { id: "anim-speed", "aria-label": "Animation speed" },
+    ["normal", "fast", "off"].map((v) => el("option", { value: v, text: v })));
+  animSetting.value = localStorage.getItem("ttr-anim") || "normal";
+  const applyAnim = () => {
+    document.body.dataset.anim = animSetting.value;
+    document.body.style.setProperty("--anim-car", animSetting.value === "fast" ? "0.08s" : "0.25s");
+  };
+  animSetting.addEventListener("change", () => { localStorage.setItem("ttr-anim", animSetting.value); applyAnim(); });
+  applyAnim();
+  let shownOwners = null; // the route owners drawn last, to animate what changed
+  const online = onlineFeatures({ gameId, token, summary,
+    send: (message) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message)); } });
+  // Online: who is at the table goes with the players; elsewhere the signal switches go last.
+  const atTable = summary.mode === "online" ? online.panel : null;
+  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), recent,
+    players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
   document.body.append(passScreen);
@@ -60,7 +82,7 @@ export async function gamePage(app, gameId, token) {
   // ---- connection -------------------------------------------------------------------------
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`);
+    ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}${summary.mode === "online" ? "&presence=1" : ""}`);
     ws.onopen = () => { retry = 0; conn.textContent = "live"; conn.className = "conn ok"; };
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
@@ -76,6 +98,7 @@ export async function gamePage(app, gameId, token) {
         render();
       }
       else if (m.type === "game_over") { result = m; render(); }
+      else if (m.type === "presence") online.presence(m.present);
       else if (m.type === "error") {
         toast(`${m.message}${m.code ? ` (${m.code})` : ""}`);
         if (["BAD_TOKEN", "GAME_NOT_FOUND", "NOT_YOUR_SEAT"].includes(m.code)) fatal = true;
@@ -95,7 +118,9 @@ export async function gamePage(app, gameId, token) {
   }
   function send(action) {
     if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting, try again in a moment"); return; }
-    ws.send(JSON.stringify({ type: "act", action, seat: msg.seat }));
+    // "expected": the number of actions this page saw, so a stale click (another tab of this
+    // seat acted meanwhile) is refused instead of acting twice.
+    ws.send(JSON.stringify({ type: "act", action, seat: msg.seat, expected: msg.actions }));
   }
   // for tests and the curious: the live socket, and sending a raw action
   window.ttrDebug = { socket: () => ws, send };
@@ -122,6 +147,7 @@ export async function gamePage(app, gameId, token) {
   // ---- rendering ---------------------------------------------------------------------------
   function render() {
     if (!msg) return;
+    const focusBefore = document.activeElement;
     const view = msg.view;
     document.body.dataset.actions = String(msg.actions);
     document.body.dataset.myTurn = view.is_my_turn && legal().length ? "1" : "0";
@@ -129,6 +155,16 @@ export async function gamePage(app, gameId, token) {
     map.setOwners(view.route_owner);
     const claimable = new Set(legal().filter((a) => a.action.startsWith("C ")).map((a) => a.action.split(" ")[1]));
     map.setClass("claimable", [...claimable].map((c) => routeByCode.get(c).id));
+    map.root.classList.toggle("choosing", claimable.size > 0 && !privateHidden());
+    const since = sinceLastMove(view);
+    map.setClass("last-move", since.claims);
+    if (shownOwners && animSetting.value !== "off") {
+      const placed = view.route_owner.map((o, i) => (o !== null && o !== undefined && shownOwners[i] === null
+        && (o !== msg.seat || hotseat) ? i : -1)).filter((i) => i >= 0);
+      map.animatePlaced(placed);
+    }
+    shownOwners = view.route_owner.map((o) => (o === undefined ? null : o));
+    renderRecent(view, since);
     renderStatus(view);
     renderPlayers(view);
     renderMarket(view);
@@ -138,6 +174,34 @@ export async function gamePage(app, gameId, token) {
     renderPass();
     renderDialogs(view);
     if (result && !scoringShown) showScoring();
+    online.update(msg, result);
+    keepFocus(focusBefore);
+  }
+
+  /** After a re-render removed the focused control, put focus where the next action is. While
+   * nothing can be done (the others' turn) focus waits on the status line, and comes back to the
+   * controls when it is this player's turn again. */
+  let focusParked = false;
+  function nextControl() {
+    const dialogNode = document.querySelector(".dialog");
+    if (dialogNode) return dialogNode.querySelector("input:not([disabled]), button:not([disabled])");
+    return [document.getElementById("deck"), ...document.querySelectorAll("button.faceup"),
+      document.getElementById("draw-tickets")].find((b) => b && !b.disabled) || null;
+  }
+  function keepFocus(before) {
+    const active = document.activeElement;
+    if (focusParked && active === status) {
+      const next = nextControl();
+      if (next) { next.focus({ preventScroll: true }); focusParked = false; }
+      return;
+    }
+    focusParked = false;
+    // Only when the re-render removed the control that had focus (never on load or after a blur).
+    if (!before || before === document.body || document.contains(before)) return;
+    if (active && active !== document.body && document.contains(active)) return;
+    const next = nextControl();
+    if (next) next.focus({ preventScroll: true });
+    else { status.focus({ preventScroll: true }); focusParked = true; }
   }
 
   function renderStatus(view) {
@@ -160,17 +224,20 @@ export async function gamePage(app, gameId, token) {
 
   function renderPlayers(view) {
     const names = seats();
-    const rows = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Score" }),
+    // After the end the table shows the final totals (routes, tickets and Globetrotter), and nobody is to play.
+    const final = result ? new Map(result.result.players.map((r) => [r.player, r.total])) : null;
+    const rows = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: final ? "Total" : "Score" }),
       el("th", { text: "Trains" }), el("th", { text: "Cards" }), el("th", { text: "Tickets" }))));
     const body = el("tbody");
     for (let p = 0; p < view.num_players; p++) {
       const s = names[p] || {};
       const base = s.name || `Player ${p + 1}`;
       const who = `${base}${s.kind === "ai" && !base.includes(s.level) ? ` (AI ${s.level})` : ""}`;
-      body.append(el("tr", { class: `${view.current === p ? "current" : ""}${p === msg.seat ? " me" : ""}`, "data-player": p },
+      const current = view.current === p && !final;
+      body.append(el("tr", { class: `${current ? "current" : ""}${p === msg.seat ? " me" : ""}`, "data-player": p },
         el("td", {}, swatch(p), " ", who,
-          view.current === p && !result ? el("span", { class: "turn-mark", title: "to play", text: " ◀" }) : null),
-        el("td", { class: "score", text: view.scores[p] }), el("td", { text: view.trains[p] }),
+          current ? el("span", { class: "turn-mark", title: "to play", text: " ◀" }) : null),
+        el("td", { class: "score", text: final ? final.get(p) : view.scores[p] }), el("td", { text: view.trains[p] }),
         el("td", { text: view.hand_sizes[p] }), el("td", { text: view.ticket_counts[p] })));
     }
     rows.append(body);
@@ -189,8 +256,8 @@ export async function gamePage(app, gameId, token) {
     });
     const discard = Object.values(view.discard).reduce((a, b) => a + b, 0);
     const deck = el("button", { type: "button", id: "deck", class: "deck", disabled: !has("B"), onclick: () => send("B"),
-      "aria-label": `Draw from the deck (${view.deck_count} cards)` },
-    el("span", { class: "deck-back", text: "🂠" }), ` Deck ${view.deck_count}`);
+      "aria-label": `Deck ${view.deck_count}: draw a card from the deck` },
+    el("span", { class: "deck-back", text: "🂠", "aria-hidden": "true" }), ` Deck ${view.deck_count}`);
     const ticketsBtn = el("button", { type: "button", id: "draw-tickets", disabled: !has("T"), onclick: () => send("T") },
       `Tickets (${view.ticket_deck_count})`);
     const extra = [];
@@ -251,9 +318,40 @@ export async function gamePage(app, gameId, token) {
     routeList.replaceChildren(el("details", {}, el("summary", { text: `Routes you can claim (${claimable.size})` }), items));
   }
 
+  /** The others' log entries since this seat's last one, and the routes they claimed there. */
+  function sinceLastMove(view) {
+    const entries = view.log;
+    let i = entries.length - 1;
+    while (i >= 0 && entries[i].player !== msg.seat) i--;
+    const others = entries.slice(i + 1).filter((e) => e.player !== null && e.player !== undefined && e.player >= 0
+      && e.player !== msg.seat);
+    const claims = [];
+    for (const e of others) {
+      const code = e.notation && e.notation.startsWith("C ") ? e.notation.split(" ")[1] : null;
+      const route = code ? routeByCode.get(code) : null;
+      if (route && view.route_owner[route.id] === e.player) claims.push(route.id);
+    }
+    return { entries: others, claims, first: i < 0 };
+  }
+
+  function renderRecent(view, since) {
+    const mine = view.is_my_turn && legal().length > 0 && !result;
+    let title;
+    let entries;
+    if (mine && since.entries.length) { title = since.first ? "Before your first move" : "Since your last turn"; entries = since.entries; }
+    else { title = "Latest moves"; entries = view.log.slice(-3); }
+    const list = el("ol", {}, entries.slice(-6).map((e) => el("li", {},
+      e.player !== null && e.player !== undefined && e.player >= 0 ? swatch(e.player, true) : null, ` ${named(e.text)}`)));
+    if (!entries.length) list.append(el("li", { class: "muted", text: "No moves yet." }));
+    recent.classList.toggle("idle", !(mine && since.entries.length));
+    recent.replaceChildren(el("div", { class: "recent-head" }, el("h2", { text: title }),
+      el("label", { class: "anim-setting" }, "Animations ", animSetting)), list);
+  }
+
   let logCount = -1;
   function renderLog(view) {
-    const list = el("ol", { class: "log-list" });
+    // Focusable: it scrolls, and keyboard users must be able to scroll it too.
+    const list = el("ol", { class: "log-list", tabindex: 0, "aria-label": "Move log" });
     const entries = view.log.slice(-80);
     for (const e of entries) {
       list.append(el("li", {}, e.player !== null && e.player !== undefined && e.player >= 0
@@ -302,10 +400,11 @@ export async function gamePage(app, gameId, token) {
     const hint = el("p", { class: "hint", id: "keep-hint" });
     const list = el("div", { class: "keep-list" });
     for (const t of view.offered_tickets) {
-      const box = el("input", { type: "checkbox", value: t.id, id: `keep-${t.id}`, checked: true });
+      // None ticked: a player chooses, one click on Keep never takes every ticket by accident.
+      const box = el("input", { type: "checkbox", value: t.id, id: `keep-${t.id}`, checked: false });
       boxes.push(box);
       const row = el("label", { class: "keep-row", for: `keep-${t.id}` }, box, ` ${t.from} – ${t.to} `,
-        el("span", { class: "pts", text: `${t.points} pts` }));
+        el("span", { class: "pts", text: plural(t.points, "point") }));
       const on = () => map.setClass("hl", [], [byName.get(t.from), byName.get(t.to)]);
       row.addEventListener("mouseenter", on); box.addEventListener("focus", on);
       row.addEventListener("mouseleave", () => map.setClass("hl"));
@@ -316,7 +415,7 @@ export async function gamePage(app, gameId, token) {
       const n = boxes.filter((b) => b.checked).length;
       const ok = allowed.has(chosen());
       confirm.disabled = !ok;
-      hint.textContent = ok ? `Keeping ${n}.` : `Keep at least ${min}.`;
+      hint.textContent = ok ? `Keeping ${plural(n, "ticket")}.` : `Tick the tickets to keep: at least ${min}.`;
     };
     boxes.forEach((b) => b.addEventListener("change", sync));
     confirm.addEventListener("click", () => { if (allowed.has(chosen())) send(chosen()); });
@@ -324,6 +423,7 @@ export async function gamePage(app, gameId, token) {
     const d = dialog(`Choose destination tickets (keep at least ${min})`, el("div", {}, list, hint), [confirm],
       { className: "keep-dialog" });
     d.node.id = "keep-dialog";
+    d.node.append(corner(helpButton(min >= 2 ? "setup" : "turn", "destination tickets")));
     return { node: d.node, close: () => { d.close(); map.setClass("hl"); map.setClass("offer"); } };
   }
 
@@ -333,7 +433,11 @@ export async function gamePage(app, gameId, token) {
     const body = el("div", {},
       el("p", {}, `Tunnel ${t.route.name}: the three revealed cards are`),
       el("div", { class: "chips revealed", id: "tunnel-revealed" }, t.revealed.map((c) => cardChip(c))),
-      el("p", { text: t.needed ? `You must pay ${t.needed} more card${t.needed > 1 ? "s" : ""}.` : "No extra cards needed." }));
+      el("p", { id: "tunnel-needed", text: t.needed
+        ? `You must pay ${plural(t.needed, "more card")}: ${t.locomotive_only
+          ? "locomotives only (you paid with locomotives alone)"
+          : `${t.color} cards or locomotives`}.`
+        : "No extra cards needed." }));
     const options = el("div", { class: "options" });
     pays.forEach((a, i) => {
       options.append(el("label", { class: "option" }, el("input", { type: "radio", name: "tunnel-pay", value: a.action, checked: i === 0 }),
@@ -346,6 +450,7 @@ export async function gamePage(app, gameId, token) {
     const decline = el("button", { type: "button", id: "tunnel-decline", text: "Decline", onclick: () => send("decline") });
     const d = dialog("Tunnel!", body, [pay, decline], { className: "tunnel-dialog" });
     d.node.id = "tunnel-dialog";
+    d.node.append(corner(helpButton("tunnels", "tunnels")));
     return d;
   }
 
@@ -379,9 +484,12 @@ export async function gamePage(app, gameId, token) {
       const kind = r.kind === "tunnel" ? " — tunnel: 3 cards will be revealed, matching ones cost extra" :
         r.ferry_locomotives ? ` — ferry: ${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""} (or 3 cards each)` : "";
       const d = dialog(`Claim ${r.name}`, el("div", {},
-        el("p", {}, `${r.length} × ${r.color}, ${r.points} points${kind}`),
+        el("p", {}, `${r.length} × ${r.color}, ${plural(r.points, "point")}${kind}`),
         el("p", { class: "hint", text: "Choose how to pay:" }), options), [confirm, cancel], { className: "claim-dialog" });
       d.node.id = "claim-dialog";
+      const topic = r.kind === "tunnel" ? ["tunnels", "tunnels"] : r.ferry_locomotives ? ["ferries", "ferries"]
+        : r.length === 9 ? ["murmansk", "Murmansk–Lieksa"] : ["turn", "claiming a route"];
+      d.node.append(corner(helpButton(...topic)));
       map.setClass("selected", [id]);
       const close = d.close;
       return { node: d.node, close: () => { close(); map.setClass("selected"); } };
@@ -408,6 +516,48 @@ export async function gamePage(app, gameId, token) {
   }
 
   window.addEventListener("keydown", (e) => { if (e.key === "Escape" && openDialog && openDialog.key.startsWith("claim:")) closeDialog(); });
+
+  // ---- keyboard --------------------------------------------------------------------------------
+  const act = (action) => { if (has(action)) send(action); };
+  const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(),
+    "+": () => zoom.zoomIn(), "=": () => zoom.zoomIn(), "-": () => zoom.zoomOut(), 0: () => zoom.reset(),
+    r: () => (rulesOpen() ? closeRules() : openRules()), "?": showShortcuts, Escape: () => closeRules() };
+  for (let slot = 1; slot <= 5; slot++) keys[String(slot)] = () => act(`F${slot}`);
+  installShortcuts(keys);
+  const skip = document.getElementById("skip-link");
+  if (skip) { skip.href = "#market"; skip.textContent = "Skip to the cards to draw"; }
+  market.setAttribute("tabindex", "-1");
+
+  /** Claim by typing: the claimable routes whose name holds what is typed (accents ignored). */
+  function routeSearch() {
+    if (!msg || !legal().some((a) => a.action.startsWith("C "))) { toast("No route can be claimed now.", "info"); return; }
+    const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    const input = el("input", { type: "text", id: "route-search-input", autocomplete: "off",
+      "aria-label": "City name", placeholder: "e.g. Oslo" });
+    const results = el("div", { class: "route-buttons", id: "route-search-results", role: "list" });
+    const claimable = () => [...new Set(legal().filter((a) => a.action.startsWith("C ")).map((a) => a.action.split(" ")[1]))]
+      .map((code) => routeByCode.get(code));
+    const fill = () => {
+      const wanted = fold(input.value.trim());
+      const found = claimable().filter((r) => !wanted || fold(r.name).includes(wanted));
+      results.replaceChildren(...found.map((r) => el("button", { type: "button", class: "route-btn", role: "listitem",
+        "data-route": r.id, onclick: () => clickRoute(r.id) }, `${r.name} (${r.length} ${r.color})`)));
+      if (!found.length) results.append(el("p", { class: "muted", text: "No claimable route there." }));
+    };
+    input.addEventListener("input", fill);
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { const first = results.querySelector("button"); if (first) first.click(); }
+    });
+    const cancel = el("button", { type: "button", text: "Cancel", onclick: closeDialog });
+    showDialog("info:route-search", () => {
+      const d = dialog("Claim a route", el("div", {}, input, results), [cancel], { className: "route-search" });
+      d.node.id = "route-search";
+      return d;
+    });
+    fill();
+    setTimeout(() => input.focus(), 0);
+  }
+  function corner(button) { button.classList.add("corner"); return button; }
   void hoverTicket;
   void keyActivate;
 }

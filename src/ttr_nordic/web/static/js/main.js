@@ -2,6 +2,9 @@
 import { startPage } from "./start.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
+import { installRulesButton } from "./rules.js";
+
+installRulesButton();
 
 const app = document.getElementById("app");
 const toggle = document.getElementById("cb-toggle");

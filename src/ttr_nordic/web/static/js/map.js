@@ -70,6 +70,9 @@ export function buildMap(data, handlers = {}) {
 
   const cityPos = board.cities.map((c) => project(c.lat, c.lon));
   const routeLayer = svg("g", { class: "routes" });
+  // The colour-blind letters sit in a layer of their own, outside the route buttons, so that a
+  // route's accessible name (its tooltip) is all the text a button holds.
+  const letterLayer = svg("g", { class: "car-letters", "aria-hidden": "true" });
   const cityLayer = svg("g", { class: "cities" });
   const labelLayer = svg("g", { class: "labels" });
   const routeNodes = new Map();
@@ -94,9 +97,15 @@ export function buildMap(data, handlers = {}) {
     const color = r.color;
     const label = `${r.name}: ${r.length} ${color}${r.kind === "tunnel" ? " tunnel" : ""}` +
       `${r.ferry_locomotives ? ` ferry (${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""})` : ""}`;
+    // The tooltip and the accessible name say the same (a name must contain the visible text).
+    const name = `${label} — ${r.points} point${r.points === 1 ? "" : "s"}`;
     const g = svg("g", { class: `route kind-${r.kind}`, "data-route": r.id, "data-code": r.code,
-      tabindex: 0, role: "button", "aria-label": label });
-    g.append(svg("title", { text: `${label} — ${r.points} points` }));
+      tabindex: 0, role: "button", "aria-label": name });
+    g.append(svg("title", { text: name }));
+    // A wide band behind the cars: the mark of a route you can claim now, or of an opponent's last move.
+    const x1 = (sx + ux * start).toFixed(1), y1 = (sy + uy * start).toFixed(1);
+    const x2 = (sx + ux * (start + used)).toFixed(1), y2 = (sy + uy * (start + used)).toFixed(1);
+    g.append(svg("path", { d: `M${x1} ${y1} L${x2} ${y2}`, class: "halo" }));
     const cars = [];
     for (let i = 0; i < r.length; i++) {
       const t = start + i * (car + gap) + car / 2;
@@ -107,8 +116,9 @@ export function buildMap(data, handlers = {}) {
         rx: 1.8, transform: tr, class: `car car-${color}${loco ? " loco" : ""}`, fill: CARD_COLORS[color] });
       const letterColor = DARK_CARDS.has(color) ? "#fff" : "#111";
       const text = svg("text", { transform: `translate(${cx.toFixed(1)} ${cy.toFixed(1)}) rotate(${textAngle.toFixed(1)})`,
-        class: "car-letter cb", fill: letterColor, text: CARD_LETTERS[color] });
-      g.append(rect, text);
+        class: "car-letter cb", fill: letterColor, text: CARD_LETTERS[color], "data-route": r.id });
+      g.append(rect);
+      letterLayer.append(text);
       if (loco) {
         g.append(svg("rect", { x: -3, y: -3, width: 6, height: 6, transform: `${tr} rotate(45)`,
           class: "loco-mark", fill: "url(#loco-fill)" }));
@@ -139,7 +149,7 @@ export function buildMap(data, handlers = {}) {
     labelLayer.append(svg("text", { x: (x + ldx).toFixed(1), y: (y + ldy).toFixed(1), "text-anchor": anchor,
       class: "city-label", text: c.name }));
   });
-  root.append(routeLayer, cityLayer, labelLayer);
+  root.append(routeLayer, letterLayer, cityLayer, labelLayer);
 
   function setOwners(routeOwner) {
     for (const [id, { g, cars, route }] of routeNodes) {
@@ -147,7 +157,9 @@ export function buildMap(data, handlers = {}) {
       g.classList.toggle("claimed", owner !== null && owner !== undefined);
       if (owner !== null && owner !== undefined) {
         g.dataset.owner = owner;
-        for (const { rect, text } of cars) {
+        for (const [index, { rect, text }] of cars.entries()) {
+          rect.style.setProperty("--car", index);
+          text.classList.add("claimed");
           rect.setAttribute("fill", PLAYER_COLORS[owner]);
           text.textContent = PLAYER_MARKS[owner];
           text.setAttribute("fill", PLAYER_INK[owner]);
@@ -155,11 +167,23 @@ export function buildMap(data, handlers = {}) {
       } else {
         delete g.dataset.owner;
         for (const { rect, text } of cars) {
+          text.classList.remove("claimed");
           rect.setAttribute("fill", CARD_COLORS[route.color]);
           text.textContent = CARD_LETTERS[route.color];
           text.setAttribute("fill", DARK_CARDS.has(route.color) ? "#fff" : "#111");
         }
       }
+    }
+  }
+
+  /** Play the placing animation on these routes' cars (trains put down one by one). */
+  function animatePlaced(routeIds) {
+    for (const id of routeIds) {
+      const node = routeNodes.get(id);
+      if (!node) continue;
+      node.g.classList.remove("placing");
+      void node.g.getBoundingClientRect(); // restart the animation
+      node.g.classList.add("placing");
     }
   }
 
@@ -169,5 +193,5 @@ export function buildMap(data, handlers = {}) {
     for (const id of cityIds) cityNodes.get(id)?.classList.add(className);
   }
 
-  return { root, setOwners, setClass, routeNodes, cityNodes, board };
+  return { root, setOwners, setClass, animatePlaced, routeNodes, cityNodes, board };
 }

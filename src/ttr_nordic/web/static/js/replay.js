@@ -1,6 +1,7 @@
 // Replay viewer for finished games: the server computes each step's public state.
 import { buildMap, loadMapData } from "./map.js";
 import { paymentChips } from "./game.js";
+import { withToken } from "./mygames.js";
 import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, playerName, scoringTable, toast } from "./ui.js";
 
 export async function replayPage(app, gameId) {
@@ -9,7 +10,7 @@ export async function replayPage(app, gameId) {
   let data;
   let first;
   try {
-    [data, first] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`)]);
+    [data, first] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
   } catch (err) {
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "No replay" }), el("p", { text: err.message }),
       el("a", { href: "/", text: "Back to the start page" })));
@@ -61,7 +62,7 @@ export async function replayPage(app, gameId) {
     const ticket = ++pending;
     let s = cache.get(target);
     if (!s) {
-      try { s = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${target}`); }
+      try { s = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${target}`, withToken(gameId)); }
       catch (err) { toast(err.message); if (ticket === pending) wanted = step; return; }
       cache.set(target, s);
     }

@@ -1,5 +1,6 @@
-// Start page: new game (vs AI, pass-and-play, online) and the finished games to replay.
+// Start page: new game (vs AI, pass-and-play, online) and this browser's games (resume, replay).
 import { api, el, toast } from "./ui.js";
+import { hasGames, inviteList, latestCreated, myGamesSection, rememberGame } from "./mygames.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -41,7 +42,7 @@ export async function startPage(app) {
     for (let i = 1; i <= Number(aiCount.value); i++) {
       seats.push({ kind: "ai", level: aiForm.querySelector(`#ai-level-${i}`).value });
     }
-    await create("ai", seats, (data) => { location.href = data.invites[0].path; });
+    await create("ai", seats, (data) => { openOwnSeat(data); });
   });
 
   // pass and play
@@ -62,13 +63,13 @@ export async function startPage(app) {
     const n = Number(hsCount.value);
     const seats = [];
     for (let i = 1; i <= n; i++) seats.push({ kind: "human", name: hsForm.querySelector(`#hs-name-${i}`).value });
-    await create("hotseat", seats, (data) => { location.href = data.invites[0].path; });
+    await create("hotseat", seats, (data) => { openOwnSeat(data); });
   });
 
   // online
   const onCount = el("select", { id: "on-count", name: "on-count" },
     el("option", { value: "2", text: "2 players" }), el("option", { value: "3", text: "3 players" }));
-  const onNames = el("div", { class: "names" }, nameInput("on-name-1", "Seat 1", "Anna"),
+  const onNames = el("div", { class: "names" }, nameInput("on-name-1", "Seat 1 (you)", "Anna"),
     nameInput("on-name-2", "Seat 2", "Bjørn"), nameInput("on-name-3", "Seat 3", "Cecilia"));
   const syncOn = () => { onNames.children[2].hidden = onCount.value !== "3"; };
   onCount.addEventListener("change", syncOn);
@@ -85,28 +86,38 @@ export async function startPage(app) {
     const seats = [];
     for (let i = 1; i <= n; i++) seats.push({ kind: "human", name: onForm.querySelector(`#on-name-${i}`).value });
     await create("online", seats, (data) => {
-      invites.replaceChildren(el("p", { text: "Send each player their own link:" }));
-      for (const inv of data.invites) {
-        const url = new URL(inv.path, location.origin).href;
-        const input = el("input", { type: "text", readonly: true, value: url, class: "invite-link",
-          "aria-label": `Invite link for ${inv.names.join(", ")}`, "data-seat": inv.seats[0] });
-        const copy = el("button", { type: "button", text: "Copy", onclick: async () => {
-          input.select();
-          try { await navigator.clipboard.writeText(url); toast("Link copied", "info"); }
-          catch { document.execCommand("copy"); toast("Link copied", "info"); }
-        } });
-        invites.append(el("div", { class: "invite" }, el("strong", { text: inv.names.join(", ") }), input, copy,
-          el("a", { href: inv.path, text: "Open" })));
-      }
+      // The creator plays seat 1 and keeps every seat's link, to show again at any time.
+      rememberGame(data.game.id, data.invites[0].token, { mode: "online", invites: data.invites, creator: true });
+      showInvites(invites, data.invites, "Send each player their own link:");
     });
   });
+  const last = latestCreated();
+  if (last) showInvites(invites, last.invites, `Links of your last online game (${last.invites.map((i) => i.names.join(", ")).join(" · ")}):`);
 
   const modes = el("section", { class: "modes" }, aiForm, hsForm, onForm);
-  const finished = el("section", { class: "finished" }, el("h2", { text: "Finished games" }));
-  const list = el("ul", { id: "finished-list" });
-  finished.append(list);
-  app.append(hero, modes, finished);
+  // A returning player finds their games first; a newcomer, the ways to start one.
+  if (hasGames()) app.append(hero, myGamesSection(), modes);
+  else app.append(hero, modes, myGamesSection());
+  publicGames(app);
+}
 
+function showInvites(box, invites, heading) {
+  box.replaceChildren(el("p", { text: heading }), inviteList(invites),
+    el("p", { class: "hint", text: "The links stay on this page, in Your games and on the game page." }));
+}
+
+function openOwnSeat(data) {
+  rememberGame(data.game.id, data.invites[0].token, { mode: data.game.mode });
+  location.href = data.invites[0].path;
+}
+
+/** Finished games of everyone: only on a server whose owner made them public (--public-games). */
+async function publicGames(app) {
+  let info;
+  try { info = await api("/api/server"); } catch { return; }
+  if (!info.public_games) return;
+  const list = el("ul", { id: "finished-list" });
+  app.append(el("section", { class: "finished" }, el("h2", { text: "Finished games on this server" }), list));
   try {
     const data = await api("/api/games?status=finished&limit=20");
     if (!data.games.length) list.append(el("li", { class: "muted", text: "No finished games yet." }));
@@ -114,7 +125,7 @@ export async function startPage(app) {
       const names = g.seats.map((s) => s.name).join(" · ");
       const winners = (g.winners || []).map((w) => g.seats[w].name).join(" & ");
       const when = (g.finished_at || g.created_at || "").slice(0, 16).replace("T", " ");
-      list.append(el("li", {}, el("a", { href: `/replay/${g.id}`, class: "replay-link", text: "Replay" }),
+      list.append(el("li", {}, el("a", { href: `/replay/${g.id}`, class: "public-replay-link", text: "Replay" }),
         ` ${names} — won by ${winners} `, el("span", { class: "muted", text: when })));
     }
   } catch (err) {

@@ -94,6 +94,11 @@ export function dialog(title, body, actions, { className = "", modal = false } =
   return { node, close: () => host.remove() };
 }
 
+/** "1 point", "2 points": a count with its noun, singular or plural. */
+export function plural(count, noun, nouns = `${noun}s`) {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}
+
 export function playerName(seats, index) {
   return (seats && seats[index] && seats[index].name) || `Player ${index + 1}`;
 }
@@ -103,10 +108,11 @@ export function scoringTable(result, seats) {
   const winners = new Set(result.winners);
   const table = el("div", { class: "scoring", "data-testid": "scoring" });
   const names = result.winners.map((w) => playerName(seats, w)).join(" and ");
-  const how = { score: "on points", tickets: "on tickets completed (tie-break)",
-    "longest path": "on the longest path (tie-break)", shared: "shared" }[result.decided_by] || result.decided_by;
+  const how = { score: "on points", tickets: "on tickets completed, after a tie on points",
+    "longest path": "on the longest path, after a tie on points and tickets",
+    shared: "a shared victory" }[result.decided_by] || result.decided_by;
   table.append(el("p", { class: "winner", "data-testid": "winner" },
-    `${result.winners.length > 1 ? "Winners" : "Winner"}: ${names} (${how})`));
+    `${result.winners.length > 1 ? "Winners" : "Winner"}: ${names} — ${how}`));
   const grid = el("div", { class: "score-grid" });
   for (const p of result.players) {
     const card = el("section", { class: `score-card${winners.has(p.player) ? " won" : ""}`,
@@ -119,7 +125,7 @@ export function scoringTable(result, seats) {
         el("th", {}, `${t.completed ? "✓" : "✗"} ${t.from} – ${t.to}`),
         el("td", { text: t.value > 0 ? `+${t.value}` : String(t.value) })));
     }
-    rows.append(el("tr", {}, el("th", { text: `Globetrotter (${p.tickets_completed} tickets done)` }),
+    rows.append(el("tr", {}, el("th", { text: `Globetrotter (${plural(p.tickets_completed, "ticket")} completed)` }),
       el("td", { text: p.globetrotter ? `+${p.globetrotter}` : "0" })));
     rows.append(el("tr", { class: "muted" }, el("th", { text: "Longest path (tie-break only)" }),
       el("td", { text: p.longest_path })));

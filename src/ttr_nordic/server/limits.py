@@ -1,0 +1,215 @@
+"""What keeps one client from slowing or breaking the others: limits, timeouts, headers, redaction.
+
+* :class:`MessageRate`: a token bucket per WebSocket (messages over the rate are refused, a
+  client that keeps flooding is dropped).
+* :class:`HeaderTimeoutProtocol`: uvicorn's HTTP protocol with a deadline for a request's
+  headers (a slowloris client is cut off) and an answer to an over-long request line.
+* :class:`SecurityHeaders`: CSP with no inline script, ``nosniff``, ``frame-ancestors``,
+  ``Referrer-Policy`` on every HTTP answer.
+* :func:`origin_allowed`: the WebSocket's Origin check.
+* :class:`RedactSecrets`: a logging filter that keeps seat tokens out of the logs.
+* :func:`echo`: the short, always encodable prefix of client input that an error may quote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+#: The largest WebSocket message the server reads (a move is a few bytes; checked before parsing).
+MAX_MESSAGE_BYTES = 4096
+#: Messages a socket may send per second, and at once (a program playing a whole pass-and-play
+#: game as fast as it can sends about 180 moves, so the burst lets it; a flood is held to the rate).
+MESSAGES_PER_SECOND = 60.0
+MESSAGE_BURST = 300
+#: Refused messages in a row after which a flooding socket is dropped.
+MAX_REFUSED = 500
+#: What may wait to be sent to one client before it counts as not reading and is dropped.
+MAX_QUEUED_MESSAGES = 200
+MAX_QUEUED_BYTES = 4 * 1024 * 1024
+#: Close codes of this server's own (4000-4999 are the application's).
+CLOSE_NOT_READING = 4008
+CLOSE_FLOODING = 4029
+#: Seconds a client has to send a request's headers.
+HEADER_TIMEOUT_S = 10.0
+#: The longest request line (method, path and query) answered normally.
+MAX_URL_BYTES = 4096
+#: The most characters of client input an error message quotes.
+ECHO_CHARS = 40
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+def echo(text: str) -> str:
+    """At most :data:`ECHO_CHARS` characters of ``text``, safe to encode as UTF-8 (a lone
+    surrogate, which JSON allows in a string but UTF-8 does not, is written as an escape).
+
+    >>> echo("C R45 OOL")
+    'C R45 OOL'
+    >>> echo("x" * 100)[-3:], len(echo("x" * 100))
+    ('xx…', 41)
+    >>> echo(chr(0xD800)).encode()
+    b'\\\\ud800'
+    """
+    short = text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
+    return short.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def echo_safe(text: str) -> str:
+    """``text`` with anything UTF-8 cannot encode (a lone surrogate) written as an escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class MessageRate:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float = MESSAGES_PER_SECOND, burst: int = MESSAGE_BURST) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+        self.refused_in_a_row = 0
+
+    def allow(self, now: float | None = None) -> bool:
+        moment = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (moment - self.last) * self.rate)
+        self.last = moment
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        return False
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
+    """Whether a WebSocket from ``origin`` may connect: no Origin (not a browser), the
+    server's own host, or one of ``allowed`` (origins such as ``https://ttr.example``).
+
+    >>> origin_allowed("http://192.168.1.5:8000", "192.168.1.5:8000", [])
+    True
+    >>> origin_allowed("https://evil.example", "127.0.0.1:8000", [])
+    False
+    >>> origin_allowed(None, "127.0.0.1:8000", [])
+    True
+    """
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc.lower() == (host or "").lower()
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(name, value) for name, value in SECURITY_HEADERS if name not in present]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class HeaderTimeoutProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, with a deadline for each request's headers and an answer
+    (400) to a request line over :data:`MAX_URL_BYTES` instead of a dropped connection."""
+
+    header_timeout = HEADER_TIMEOUT_S
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_deadline: asyncio.TimerHandle | None = self.loop.call_later(
+            self.header_timeout, self._headers_too_slow
+        )
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if getattr(self, "_header_deadline", None) is None:
+            self._header_deadline = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if len(self.url) > MAX_URL_BYTES:
+            self._cancel_deadline()
+            self.send_400_response("Request line too long.")
+
+    def on_headers_complete(self) -> None:
+        self._cancel_deadline()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_deadline()
+        super().connection_lost(exc)
+
+    def _cancel_deadline(self) -> None:
+        deadline = getattr(self, "_header_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
+            self._header_deadline = None
+
+    def _headers_too_slow(self) -> None:
+        self._header_deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+_SECRET_QUERY = re.compile(r"([?&](?:token|seat|key)=)[^&\s\"']*")
+
+
+def redact(text: str) -> str:
+    """``text`` with the values of ``token``, ``seat`` and ``key`` query parameters hidden.
+
+    >>> redact('GET /play/abc?seat=s3cr3t&x=1 HTTP/1.1')
+    'GET /play/abc?seat=…&x=1 HTTP/1.1'
+    """
+    return _SECRET_QUERY.sub(r"\1…", text)
+
+
+class RedactSecrets(logging.Filter):
+    """Rewrites a log record's message with :func:`redact` (uvicorn logs paths with their query)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            message = record.getMessage()
+            record.msg, record.args = redact(message), None
+        elif isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
+
+
+def install_log_redaction() -> None:
+    """Keep seat tokens out of uvicorn's access and error logs."""
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())

@@ -1,0 +1,128 @@
+"""The browser game's HTTP routes (the files themselves are the asset package :mod:`ttr_nordic.web`).
+
+* ``/`` — the start page; ``/play/{id}?seat=TOKEN`` — the game page; ``/replay/{id}`` — the
+  replay viewer (all the same single page, ``static/index.html``, which reads the path).
+* ``/static/...`` — ES modules, CSS and the map data (``land.json``, see ``scripts/make_land.py``).
+* ``GET /api/board`` — the board (cities with lat/lon, routes, tickets) for drawing the map.
+* ``GET /api/games/{id}/replay/{step}`` — for a finished game only: the state after ``step``
+  actions with every hand and ticket shown (the game is over, nothing is secret any more);
+  like the record, only to a holder of a token of that game (``X-Game-Token`` or ``token``)
+  unless the server's owner made finished games public.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from starlette.staticfiles import StaticFiles
+
+from ..engine import Board, GameState, RecordError, load_board, parse_action
+from ..web import STATIC
+from .access import may_read_record
+from .serialize import serialize_result, serialize_view
+
+JSON = dict[str, Any]
+
+
+@lru_cache(maxsize=1)
+def board_json() -> JSON:
+    """The static board as JSON: what the map needs, with the engine's ids."""
+    board: Board = load_board()
+    return {
+        "cities": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "english_name": c.english_name,
+                "country": c.country,
+                "lat": c.lat,
+                "lon": c.lon,
+            }
+            for c in board.cities
+        ],
+        "routes": [
+            {
+                "id": r.id,
+                "code": r.code,
+                "name": r.name,
+                "a": r.a,
+                "b": r.b,
+                "length": r.length,
+                "color": r.color_name,
+                "kind": r.kind.value,
+                "ferry_locomotives": r.ferry_locomotives,
+                "twin": r.twin,
+                "points": r.points,
+            }
+            for r in board.routes
+        ],
+        "tickets": [{"id": t.id, "name": t.name, "a": t.a, "b": t.b, "points": t.points} for t in board.tickets],
+    }
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def replay_step(state: GameState, actions: list[str], step: int) -> JSON:
+    """The public state after ``step`` of ``actions`` were applied to ``state`` (changed in place)."""
+    for text in actions[:step]:
+        state.apply(parse_action(text))
+    views = [serialize_view(state.view(seat)) for seat in range(state.num_players)]
+    main = views[0]
+    return {
+        "step": step,
+        "total": len(actions),
+        "action": actions[step - 1] if step > 0 else None,
+        "view": main,
+        "players": [
+            {"hand": v["hand"], "tickets": v["tickets"], "offered_tickets": v["offered_tickets"]} for v in views
+        ],
+        "result": serialize_result(state.board, state.result()) if state.is_over else None,
+    }
+
+
+def install(app: FastAPI) -> None:
+    """Add the browser game's pages, static files and routes to ``app``."""
+    index = STATIC / "index.html"
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def start_page() -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/api/board")
+    async def get_board() -> JSON:
+        return board_json()
+
+    @app.get("/api/games/{game_id}/replay/{step}", response_model=None)
+    async def get_replay(game_id: str, step: int, request: Request) -> JSON | JSONResponse:
+        service = request.app.state.service
+        try:
+            game = await service.get(game_id)
+        except RecordError as exc:
+            return _error(500, "CORRUPT_GAME", str(exc))
+        if game is None:
+            return _error(404, "GAME_NOT_FOUND", f"no game {game_id!r}")
+        if not may_read_record(request, game):
+            return _error(403, "TOKEN_REQUIRED", "a replay is shown to the game's players only: send their token")
+        if not game.state.is_over:
+            return _error(409, "GAME_NOT_FINISHED", "a replay is available once the game is over")
+        record = game.record()
+        actions = list(record.actions)
+        if not 0 <= step <= len(actions):
+            return _error(404, "NO_SUCH_STEP", f"steps go from 0 to {len(actions)}")
+        data = replay_step(GameState.from_config(record.config), actions, step)
+        data["seats"] = [s.public() for s in game.seats]
+        return data

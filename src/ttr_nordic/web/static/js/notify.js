@@ -1,0 +1,89 @@
+// Your-turn signals: the tab title, an optional chime (made with WebAudio: no sound file) and a
+// desktop notification while the tab is hidden. Sound is off until the player turns it on;
+// notification permission is asked only when the player clicks for it.
+import { el } from "./ui.js";
+
+export const BASE_TITLE = "Ticket to Ride: Nordic Countries";
+const SOUND_KEY = "ttr-sound";
+
+export const soundOn = () => localStorage.getItem(SOUND_KEY) === "1";
+
+let audio = null;
+
+/** Two short rising notes. Browsers start audio only after a user gesture: the sound switch
+ *  is one, so the context is created (and resumed) there. */
+export function chime() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  audio = audio || new Context();
+  if (audio.state === "suspended") audio.resume();
+  const start = audio.currentTime + 0.02;
+  [660, 880].forEach((frequency, i) => {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    const t = start + i * 0.16;
+    osc.type = "sine";
+    osc.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.0001, t);
+    gain.gain.exponentialRampToValueAtTime(0.25, t + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.28);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(t);
+    osc.stop(t + 0.3);
+  });
+}
+
+const canNotify = () => "Notification" in window;
+
+function notify(title, body, tag) {
+  if (!canNotify() || Notification.permission !== "granted") return;
+  try {
+    const note = new Notification(title, { body, tag, icon: "/static/favicon.svg" });
+    note.onclick = () => { window.focus(); note.close(); };
+  } catch { /* some browsers allow notifications from a service worker only */ }
+}
+
+/** The signals of one game page: call update() after each state. */
+export function turnSignals(gameId) {
+  let wasMine = false;
+  return {
+    /** mine: this browser must act now; what: the phase text; waiting: whom we wait for. */
+    update({ mine, what = "", waiting = "" }) {
+      document.title = mine ? `● Your turn — ${BASE_TITLE}` : waiting ? `Waiting for ${waiting} — ${BASE_TITLE}` : BASE_TITLE;
+      document.body.dataset.turnSignal = mine ? "1" : "0";
+      if (mine && !wasMine) {
+        if (soundOn()) chime();
+        if (document.hidden) notify("Your turn — Ticket to Ride", what, `ttr-turn-${gameId}`);
+      }
+      wasMine = mine;
+    },
+  };
+}
+
+/** The switches: sound on my turn, and desktop notifications (asks permission on click). */
+export function signalControls() {
+  const sound = el("input", { type: "checkbox", id: "sound-toggle", checked: soundOn() });
+  sound.addEventListener("change", () => {
+    localStorage.setItem(SOUND_KEY, sound.checked ? "1" : "0");
+    if (sound.checked) chime(); // so the player hears what it will sound like
+  });
+  const box = el("div", { class: "signals" },
+    el("label", { class: "signal", for: "sound-toggle" }, sound, " Sound on my turn"));
+  if (canNotify()) {
+    const button = el("button", { type: "button", id: "notify-toggle", class: "small" });
+    const sync = () => {
+      const p = Notification.permission;
+      button.textContent = p === "granted" ? "Notifications on" : p === "denied" ? "Notifications blocked" : "Notify me";
+      button.disabled = p !== "default";
+      button.title = p === "denied" ? "Allow notifications for this site in the browser's settings" :
+        "A desktop notification when it is your turn and this tab is hidden";
+    };
+    button.addEventListener("click", async () => {
+      try { await Notification.requestPermission(); } catch { /* older browsers: callback form only */ }
+      sync();
+    });
+    sync();
+    box.append(button);
+  }
+  return box;
+}

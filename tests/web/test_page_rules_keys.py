@@ -1,0 +1,143 @@
+"""Learning the game and playing from the keyboard, in real Chromium: the rules panel (with the
+Nordic rules a Board Game Arena regular would not expect), "?" help in dialogs that opens the right
+section, shortcuts for every action, a skip link past the map, and focus that stays on the next
+control after an action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import RequestLog, shot
+from .driver import actions, keep_all, wait_change
+from .test_pages import start_ai_game
+
+
+def my_turn(page: Any) -> None:
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+
+
+def test_the_rules_panel_explains_the_nordic_rules(page: Any, requests_seen: RequestLog) -> None:
+    page.goto("/")
+    page.click("#rules-open")
+    panel = page.locator("#rules-panel")
+    expect(panel).to_be_visible()
+    for words in [
+        "keeps at least 2",  # setup
+        "Draw 2 train cards",
+        "No flush in Nordic Countries",
+        "Any 3 cards can stand in",  # ferries: the 3-for-1
+        "Tunnel",
+        "Murmansk–Lieksa",
+        "2-player game only one of the two can be claimed",
+        "2 trains or fewer",  # final round
+        "Globetrotter",
+        "longest continuous path",  # tie-break
+    ]:
+        expect(panel).to_contain_text(words)
+    # Small pictures drawn like the board: a ferry with its locomotive space, a tunnel, Murmansk–Lieksa.
+    expect(panel.locator("svg.rules-picture")).to_have_count(3)
+    expect(panel.get_by_role("img", name="A ferry of 3 orange spaces, one of them a locomotive space")).to_be_visible()
+    shot(page, "rules-panel")
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(page.locator("#rules-open")).to_be_focused()  # focus goes back where it was
+    assert requests_seen.errors == []
+
+
+def test_dialog_help_opens_the_right_section_and_shortcuts_play(page: Any, requests_seen: RequestLog) -> None:
+    start_ai_game(page)
+    dialog = page.locator("#keep-dialog")
+    dialog.wait_for()
+    dialog.locator(".help-button").click()
+    expect(page.locator("#rules-h-setup")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules-panel")).to_be_hidden()
+    keep_all(page)
+    my_turn(page)
+    # "?" lists the shortcuts.
+    page.locator("body").press("?")
+    expect(page.locator("#shortcut-list")).to_contain_text("draw a card from the deck")
+    page.keyboard.press("Escape")
+    expect(page.locator("#shortcuts-dialog")).to_have_count(0)
+    # Enter on the deck draws, and focus stays on the (re-rendered) deck button, never the page;
+    # D draws the second card.
+    page.locator("#deck").focus()
+    before = actions(page)
+    page.keyboard.press("Enter")
+    wait_change(page, before)
+    assert page.evaluate("() => document.activeElement && document.activeElement.id") == "deck"
+    before = actions(page)
+    page.keyboard.press("d")
+    wait_change(page, before)
+    my_turn(page)
+    # 1 takes the first face-up card when it may.
+    if page.locator('button.faceup[data-slot="1"]').is_enabled():
+        before = actions(page)
+        page.keyboard.press("1")
+        wait_change(page, before)
+        assert page.evaluate("() => document.activeElement !== document.body")
+        before = actions(page)
+        page.keyboard.press("d")
+        wait_change(page, before)
+        my_turn(page)
+    # R opens the rules, and again closes them.
+    page.keyboard.press("r")
+    expect(page.locator("#rules-panel")).to_be_visible()
+    page.keyboard.press("r")
+    expect(page.locator("#rules-panel")).to_be_hidden()
+    # T draws tickets: the ticket dialog opens, with its own help.
+    before = actions(page)
+    page.keyboard.press("t")
+    wait_change(page, before)
+    page.locator("#keep-dialog").wait_for()
+    page.locator("#keep-dialog .help-button").click()
+    expect(page.locator("#rules-h-turn")).to_be_focused()
+    assert requests_seen.errors == []
+
+
+def test_claim_by_typing_a_city_name(page: Any, requests_seen: RequestLog) -> None:
+    start_ai_game(page)
+    keep_all(page)
+    for _ in range(15):
+        my_turn(page)
+        if page.locator("#route-list .route-btn").count():
+            break
+        for _ in range(2):
+            before = actions(page)
+            page.keyboard.press("d")
+            wait_change(page, before)
+            if page.evaluate("() => document.body.dataset.myTurn") != "1":
+                break
+    my_turn(page)
+    name = page.locator("#route-list .route-btn").first.inner_text()
+    city = name.split("–")[0].strip()
+    page.locator("body").press("c")
+    field = page.locator("#route-search-input")
+    expect(field).to_be_focused()
+    field.type(city)
+    expect(page.locator("#route-search-results")).to_contain_text(city)
+    page.keyboard.press("Enter")
+    expect(page.locator("#claim-dialog")).to_be_visible()
+    before = actions(page)
+    page.locator("#claim-confirm").click()
+    wait_change(page, before)
+    assert requests_seen.errors == []
+
+
+def test_the_skip_link_jumps_past_the_map(page: Any, requests_seen: RequestLog) -> None:
+    start_ai_game(page)
+    keep_all(page)
+    my_turn(page)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("Tab")
+    skip = page.locator("#skip-link")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator("#market")).to_be_focused()
+    page.keyboard.press("Tab")
+    # The next Tab lands on a draw control, not on one of the map's routes.
+    assert page.evaluate("() => document.activeElement.closest('#market') !== null")
+    assert requests_seen.errors == []
