@@ -730,7 +730,10 @@ class GameService:
             for row in actions:
                 if row.index != len(state.history):
                     raise RecordError(f"game {game.id}: action {len(state.history)} is missing from the database")
-                state.apply(parse_action(row.notation), row.seat)
+                try:
+                    state.apply(parse_action(row.notation), row.seat)
+                except ValueError as exc:
+                    raise RecordError(f"game {game.id}: stored action {row.index} does not replay: {exc}") from exc
             game.state = state
             game.updated_at = actions[-1].created_at
             changed = True
