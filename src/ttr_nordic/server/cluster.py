@@ -3,7 +3,7 @@
 Any process may accept a move for any game: the database orders moves (an action's primary
 key is the game and its index, so a second process storing the same index is refused and
 catches up instead). Each transaction that stores moves or changes a seat sends
-``NOTIFY ttr_moves, '<game id>'``; PostgreSQL delivers it on commit to every process
+``NOTIFY ttr_moves, '<game id> <origin>'``; PostgreSQL delivers it on commit to every process
 listening, which reads what it lacks of that game (if it has the game in memory) and pushes
 it to its sockets. A process that lost its listening connection reconnects and catches up
 every game it holds (notifications sent meanwhile are gone).

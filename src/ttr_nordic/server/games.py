@@ -324,12 +324,13 @@ _ADD_ACTIONS = insert(cast(Table, ActionRow.__table__))
 _NOTIFY = text("SELECT pg_notify(:channel, :game)")
 
 
-def _notify(connection: Connection, game_ids: list[str]) -> None:
+def _notify(connection: Connection, game_ids: list[str], origin: str) -> None:
     """On PostgreSQL, tell the other server processes (see :mod:`.cluster`) that these games
-    changed; delivered when the transaction commits, so never before the change is stored."""
+    changed (``"<game id> <origin>"``: a process skips its own); delivered when the
+    transaction commits, so never before the change is stored."""
     if connection.dialect.name == "postgresql":
         for game_id in dict.fromkeys(game_ids):
-            connection.execute(_NOTIFY, {"channel": CHANNEL, "game": game_id})
+            connection.execute(_NOTIFY, {"channel": CHANNEL, "game": f"{game_id} {origin}"})
 
 
 class GameService:
@@ -354,6 +355,7 @@ class GameService:
         self._sqlite_identity = file_identity(self._sqlite_path)
         # On PostgreSQL other server processes may store moves of the games held here.
         self.shared = engine.dialect.name == "postgresql"
+        self.origin = uuid.uuid4().hex[:12]  # names this process in its notifications
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
 
@@ -410,7 +412,7 @@ class GameService:
                     for i in batch
                 ],
             )
-            _notify(connection, [i.game_id for i in batch])
+            _notify(connection, [i.game_id for i in batch], self.origin)
         self._check_still_stored()
         return now
 
@@ -466,7 +468,7 @@ class GameService:
             if row is None:
                 raise LookupError(f"game {game_id} has no seat {seat}")
             row.kind, row.ai_level = kind, level
-            _notify(session.connection(), [game_id])
+            _notify(session.connection(), [game_id], self.origin)
 
     def _read_since(self, game_id: str, start: int) -> tuple[list[SeatRow], list[ActionRow]]:
         """The seats of a game and its actions from index ``start`` on."""
@@ -742,8 +744,11 @@ class GameService:
             game.broadcast()
         return changed
 
-    async def _heard(self, game_id: str) -> None:
-        """A notification: another process changed ``game_id``."""
+    async def _heard(self, payload: str) -> None:
+        """A notification ``"<game id> <origin>"``: a process changed that game."""
+        game_id, _, origin = payload.partition(" ")
+        if origin == self.origin:
+            return  # stored here: the game is up to date
         game = self.live.get(game_id)
         if game is None:
             return
