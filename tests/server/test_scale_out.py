@@ -135,3 +135,34 @@ def test_the_database_orders_one_move_sent_to_two_processes(tmp_path: Path, post
             {k: v for k, v in finals[0]["view"].items() if k != "log"}
         ] * 2
         assert _http(port_b, f"/api/games/{game_id}")["actions"] == 1
+
+
+def test_a_process_that_lost_its_notifications_catches_up(tmp_path: Path, postgres_database: str) -> None:
+    """The database drops every process's listening connection and a move is stored at once,
+    while nobody listens: each process reconnects, catches up the games it holds, and pushes
+    the move to its sockets."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    with ExitStack() as stack:
+        (port_a, _), (port_b, _) = (stack.enter_context(_process(tmp_path, postgres_database)) for _ in range(2))
+        created = _http(port_a, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
+        game_id = created["game"]["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+        sockets = [
+            stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={tokens[seat]}"))
+            for seat, port in ((0, port_a), (1, port_b))
+        ]
+        states = _play(sockets, [_state(s, 0) for s in sockets], 2)
+        dsn = make_url(postgres_database).set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND query = 'LISTEN ttr_moves') AS t"
+            ).fetchone()
+        assert dropped is not None and dropped[0] == 2  # one listener per process
+        actor = next(i for i, s in enumerate(states) if s["legal"])
+        sockets[actor].send(json.dumps({"type": "act", "action": states[actor]["legal"][0]["action"], "expected": 2}))
+        states = [_state(ws, 3) for ws in sockets]
+        assert [s["actions"] for s in states] == [3, 3]
+        _play(sockets, states, 4)  # and moves cross processes live again
