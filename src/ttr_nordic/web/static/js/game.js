@@ -2,6 +2,7 @@
 import { installShortcuts, showShortcuts } from "./keys.js";
 import { buildMap, loadMapData } from "./map.js";
 import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
+import { makeZoomable } from "./zoom.js";
 import { onlineFeatures } from "./online.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
@@ -48,6 +49,8 @@ export async function gamePage(app, gameId, token) {
   const status = el("div", { class: "status", id: "status", "aria-live": "polite", tabindex: -1 });
   const conn = el("span", { class: "conn", id: "conn", text: "connecting…" });
   const mapWrap = el("div", { class: "map-wrap" }, map.root);
+  const zoom = makeZoomable(map.root, mapWrap);
+  mapWrap.append(zoom.controls);
   const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
   const market = el("section", { class: "panel market", id: "market", "aria-label": "Cards to draw" });
   const hand = el("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
@@ -517,6 +520,7 @@ export async function gamePage(app, gameId, token) {
   // ---- keyboard --------------------------------------------------------------------------------
   const act = (action) => { if (has(action)) send(action); };
   const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(),
+    "+": () => zoom.zoomIn(), "=": () => zoom.zoomIn(), "-": () => zoom.zoomOut(), 0: () => zoom.reset(),
     r: () => (rulesOpen() ? closeRules() : openRules()), "?": showShortcuts, Escape: () => closeRules() };
   for (let slot = 1; slot <= 5; slot++) keys[String(slot)] = () => act(`F${slot}`);
   installShortcuts(keys);

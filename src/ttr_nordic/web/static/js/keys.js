@@ -8,6 +8,7 @@ export const SHORTCUTS = [
   ["T", "draw destination tickets"],
   ["C", "claim a route: type a city name"],
   ["P", "pass (only when nothing else is possible)"],
+  ["+ / −", "zoom the map in or out (0: the whole map; arrows move it while a route has focus)"],
   ["R", "open the rules"],
   ["?", "show these shortcuts"],
   ["Esc", "close a dialog or the rules"],
