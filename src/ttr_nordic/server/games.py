@@ -568,6 +568,11 @@ class GameService:
                     raise RecordError(f"game {game_id}: stored action {index} does not replay: {exc}") from exc
             game = LiveGame(row.id, row.mode, state, [_seat(r) for r in row.seats], row.created_at, row.updated_at)
             self.live[game_id] = game
+            if self.shared:
+                # A move another process stored while this one read the game was announced before
+                # the game was held here: read what came since.
+                async with game.lock:
+                    await self._catch_up(game)
         self.ensure_ai(game)
         return game
 
