@@ -40,9 +40,19 @@ def click_route(page: Any, route: Any) -> None:
 
 
 def keep_all(page: Any) -> None:
-    """Tick every offered ticket (the dialog starts with none ticked) and confirm."""
-    for box in page.locator("#keep-dialog input[type=checkbox]").all():
-        box.check()
+    """Tick every offered ticket (the dialog starts with none ticked) and confirm. Waits until the
+    choice is this player's (the other players may still be choosing theirs), and ticks again if
+    the dialog was opened anew meanwhile."""
+    page.wait_for_function(
+        "() => document.body.dataset.myTurn === '1' && document.querySelector('#keep-dialog')", timeout=30000
+    )
+    for _ in range(5):
+        for box in page.locator("#keep-dialog input[type=checkbox]").all():
+            box.check()
+        confirm = page.locator("#keep-confirm")
+        if confirm.is_enabled():
+            confirm.click()
+            return
     page.locator("#keep-confirm").click()
 
 

@@ -380,7 +380,9 @@ export async function gamePage(app, gameId, token) {
     const keeps = legal().filter((a) => a.action.startsWith("K"));
     const tunnelActs = legal().filter((a) => a.action.startsWith("X ") || a.action === "decline");
     if (keeps.length) {
-      showDialog(`keep:${msg.actions}`, () => keepDialog(view, keeps));
+      // Keyed by the offer, not the action count: another player's move while this one chooses
+      // (both choose their first tickets at once) must not rebuild the dialog and lose the ticks.
+      showDialog(`keep:${view.offered_tickets.map((t) => t.id).join(",")}`, () => keepDialog(view, keeps));
     } else if (tunnelActs.length && view.tunnel) {
       showDialog(`tunnel:${msg.actions}`, () => tunnelDialog(view, tunnelActs));
     } else if (openDialog && openDialog.key.startsWith("claim:")) {
