@@ -12,8 +12,15 @@ server is killed with SIGKILL, restarted on the same database, and every seat re
 Every action a client was shown (the server stores an action before it broadcasts it) must
 still be there, with the same log. Only 127.0.0.1 is contacted; every loop is bounded.
 
+With ``--processes N`` (N ≥ 2, a PostgreSQL ``--database-url``), N server processes share the
+database and the two seats of each game connect to different processes (every move crosses
+processes through the database and ``LISTEN/NOTIFY``). The crash kills the first process
+with SIGKILL and restarts nothing: its clients reconnect to the surviving processes.
+
     .venv/bin/python benchmarks/server_load.py [--games 100] [--actions 40] [--duration 60]
     .venv/bin/python benchmarks/server_load.py --url http://127.0.0.1:8000   # no kill/restart
+    scripts/with-postgres.sh sh -c '.venv/bin/python benchmarks/server_load.py --processes 2 \
+        --database-url "$TTR_TEST_POSTGRES_URL"'
 
 Prints ``latency_ms p50 … p99 …``, ``errors``, ``games``, ``actions_per_second`` and, last,
 ``lost_actions <n>``. Exits 1 when there were errors or lost actions.
@@ -60,6 +67,11 @@ class Game:
     # the log from its "log_start" on, so the log seat 0 was shown is put together from them).
     seen: list[str] = field(default_factory=list)
     over: bool = False
+    bases: list[str] = field(default_factory=list)  # the WebSocket base of each seat's process (default: one)
+
+    def url(self, ws_base: str, seat: int) -> str:
+        base = self.bases[seat] if self.bases else ws_base
+        return f"{base}/ws/games/{self.id}?token={self.tokens[seat]}"
 
     def seen_log(self) -> list[dict[str, Any]]:
         """The log of the latest state seat 0 was shown, as its client would put it together."""
@@ -160,7 +172,7 @@ async def seat_client(
     The client does as little as it can, to leave the CPU to the server: a state message
     with no legal actions (the other seat decides) is not decoded, only its action count
     is read. The latency clock stops when the message arrives, before decoding."""
-    url = f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}"
+    url = game.url(ws_base, seat)
     async with connect(url, max_size=None, compression=None, open_timeout=RECV_TIMEOUT) as ws:
         waiting_since: float | None = None  # when our pending action was sent
         sent_at = -1  # the action count when we sent it
@@ -266,7 +278,10 @@ async def play_until_killed(
     await asyncio.sleep(kill_after)
     os.kill(process.pid, signal.SIGKILL)
     process.wait(10)
-    await tasks  # the clients see their connections drop; those are not errors
+    # The clients of the killed process see their connections drop (not errors); with several
+    # processes, the others' clients would wait for partners that are gone: stop them.
+    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+        await asyncio.wait_for(tasks, 2.0)
     return sum(g.acked for g in games) - before
 
 
@@ -294,7 +309,7 @@ async def verify(ws_base: str, games: list[Game]) -> tuple[int, list[str]]:
 
     async def one(game: Game, seat: int) -> None:
         nonlocal lost
-        url = f"{ws_base}/ws/games/{game.id}?token={game.tokens[seat]}"
+        url = game.url(ws_base, seat)
         async with connect(url, max_size=None, compression=None, open_timeout=RECV_TIMEOUT) as ws:
             message = await _recv(ws)
         if message.get("type") != "state":
@@ -346,11 +361,20 @@ def main() -> int:
     parser.add_argument("--url", help="a running server (http://127.0.0.1:PORT); then no kill and restart")
     parser.add_argument("--database-url", help="database of the server this script starts (default: temp SQLite)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random players")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes over one PostgreSQL database (default 1)"
+    )
     args = parser.parse_args()
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.processes > 1 and (args.url or not (args.database_url or "").startswith("postgresql")):
+        parser.error("--processes 2 or more needs a PostgreSQL --database-url (and no --url)")
 
     workdir = Path(tempfile.mkdtemp(prefix="ttr-load-"))
     log_path = workdir / "server.log"
     process: subprocess.Popen[bytes] | None = None
+    others: list[subprocess.Popen[bytes]] = []  # the processes after the first (--processes)
+    other_bases: list[str] = []
     if args.url:
         base = args.url.rstrip("/")
         host = urllib.parse.urlsplit(base).hostname
@@ -363,10 +387,20 @@ def main() -> int:
         process = start_server(port, database_url, log_path)
     ws_base = "ws" + base[len("http") :]
     try:
+        for _ in range(args.processes - 1):
+            other_port = free_port()
+            others.append(start_server(other_port, database_url, log_path))
+            other_bases.append(f"ws://127.0.0.1:{other_port}")
+        all_bases = [ws_base, *other_bases]
         games = []
-        for _ in range(args.games):
+        for index in range(args.games):
             data = http(base, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
-            games.append(Game(data["game"]["id"], [invite["token"] for invite in data["invites"]]))
+            game = Game(data["game"]["id"], [invite["token"] for invite in data["invites"]])
+            if other_bases:  # the two seats on two different processes
+                game.bases = [all_bases[(index + s) % len(all_bases)] for s in (0, 1)]
+            games.append(game)
+        if other_bases:
+            print(f"processes {len(all_bases)} over one PostgreSQL database; each game's seats on two of them")
 
         pid = None if process is None else process.pid
         stats = asyncio.run(play(ws_base, games, args.actions, args.duration, args.think, args.seed, "timed", pid))
@@ -397,8 +431,17 @@ def main() -> int:
         if process is not None:
             assert not args.url
             played = asyncio.run(play_until_killed(ws_base, games, args.kill_after, args.think, process, args.seed + 1))
-            print(f"killed the server (SIGKILL) while playing: {played} more actions acknowledged before the kill")
-            process = start_server(port, database_url, log_path)
+            if other_bases:
+                print(
+                    f"killed the first server process (SIGKILL) while playing: {played} more actions acknowledged "
+                    "before the kill; its clients reconnect to the others"
+                )
+                for index, game in enumerate(games):
+                    game.bases = [other_bases[(index + s) % len(other_bases)] for s in (0, 1)]
+                process = None
+            else:
+                print(f"killed the server (SIGKILL) while playing: {played} more actions acknowledged before the kill")
+                process = start_server(port, database_url, log_path)
         lost, problems = asyncio.run(verify(ws_base, games))
         for problem in problems[:10]:
             print("  " + problem)
@@ -406,9 +449,10 @@ def main() -> int:
         print(f"lost_actions {lost}")
         return 1 if stats.errors or lost or problems else 0
     finally:
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait(10)
+        for running in [process, *others]:
+            if running is not None and running.poll() is None:
+                running.kill()
+                running.wait(10)
         shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -18,6 +18,26 @@ def test_load_benchmark_runs_and_loses_nothing() -> None:
     assert any(line.startswith("latency_ms p50 ") for line in lines)
 
 
+def test_load_benchmark_on_two_processes_over_postgresql(postgres_database: str) -> None:
+    """--processes 2: each game's seats on two processes; the first is killed and its clients
+    reconnect to the other; nothing acknowledged is lost."""
+    done = run_benchmark(
+        "server_load.py",
+        *("--processes", "2", "--database-url", postgres_database),
+        *("--games", "3", "--actions", "6", "--kill-after", "0.5"),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("processes 2 over one PostgreSQL database")
+    assert "errors 0" in lines
+    assert lines[-1] == "lost_actions 0"
+
+
+def test_load_benchmark_refuses_processes_without_postgresql() -> None:
+    done = run_benchmark("server_load.py", "--processes", "2")
+    assert done.returncode == 2 and "PostgreSQL" in done.stderr
+
+
 def _server_load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("server_load", BENCHMARKS / "server_load.py")
     assert spec is not None and spec.loader is not None

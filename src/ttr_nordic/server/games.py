@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import Table, bindparam, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 
 from ..engine import (
@@ -41,6 +41,7 @@ from ..engine import (
     parse_action,
 )
 from .ai_workers import AIPool, DecisionJob
+from .cluster import CHANNEL, listen_dsn, listen_forever
 from .db import ActionRow, GameRow, SeatRow, file_identity, sqlite_path, utcnow
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
@@ -320,6 +321,16 @@ _END_GAME = (
     )
 )
 _ADD_ACTIONS = insert(cast(Table, ActionRow.__table__))
+_NOTIFY = text("SELECT pg_notify(:channel, :game)")
+
+
+def _notify(connection: Connection, game_ids: list[str], origin: str) -> None:
+    """On PostgreSQL, tell the other server processes (see :mod:`.cluster`) that these games
+    changed (``"<game id> <origin>"``: a process skips its own); delivered when the
+    transaction commits, so never before the change is stored."""
+    if connection.dialect.name == "postgresql":
+        for game_id in dict.fromkeys(game_ids):
+            connection.execute(_NOTIFY, {"channel": CHANNEL, "game": f"{game_id} {origin}"})
 
 
 class GameService:
@@ -342,6 +353,11 @@ class GameService:
         # with it: each commit checks that the file is still the one opened.
         self._sqlite_path = sqlite_path(engine)
         self._sqlite_identity = file_identity(self._sqlite_path)
+        # On PostgreSQL other server processes may store moves of the games held here.
+        self.shared = engine.dialect.name == "postgresql"
+        self.origin = uuid.uuid4().hex[:12]  # names this process in its notifications
+        self._listener: asyncio.Task[None] | None = None
+        self.listening = asyncio.Event()
 
     # ------------------------------------------------------------ database (sync, run in threads)
 
@@ -396,6 +412,7 @@ class GameService:
                     for i in batch
                 ],
             )
+            _notify(connection, [i.game_id for i in batch], self.origin)
         self._check_still_stored()
         return now
 
@@ -451,6 +468,20 @@ class GameService:
             if row is None:
                 raise LookupError(f"game {game_id} has no seat {seat}")
             row.kind, row.ai_level = kind, level
+            _notify(session.connection(), [game_id], self.origin)
+
+    def _read_since(self, game_id: str, start: int) -> tuple[list[SeatRow], list[ActionRow]]:
+        """The seats of a game and its actions from index ``start`` on."""
+        with self.sessions() as session:
+            seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+            actions = list(
+                session.scalars(
+                    select(ActionRow)
+                    .where(ActionRow.game_id == game_id, ActionRow.index >= start)
+                    .order_by(ActionRow.index)
+                )
+            )
+            return seats, actions
 
     def _rows(self, game_ids: list[str]) -> list[GameRow]:
         with self.sessions() as session:
@@ -537,6 +568,11 @@ class GameService:
                     raise RecordError(f"game {game_id}: stored action {index} does not replay: {exc}") from exc
             game = LiveGame(row.id, row.mode, state, [_seat(r) for r in row.seats], row.created_at, row.updated_at)
             self.live[game_id] = game
+            if self.shared:
+                # A move another process stored while this one read the game was announced before
+                # the game was held here: read what came since.
+                async with game.lock:
+                    await self._catch_up(game)
         self.ensure_ai(game)
         return game
 
@@ -651,6 +687,8 @@ class GameService:
         database refuses the write (nothing changes either). With ``expected`` (the number of
         actions the caller saw), returns False without acting if the game moved on."""
         async with game.lock:
+            if self.shared:
+                await self._catch_up(game)
             state = game.state
             if expected is not None and len(state.history) != expected:
                 return False
@@ -662,8 +700,13 @@ class GameService:
             try:
                 game.updated_at = await self._store(Append(game.id, index, seat, action.notation(), winners))
             except Exception as exc:
-                # E.g. another process stored an action first: forget the cached state so
-                # the next access replays what the database holds.
+                if self.shared:
+                    with contextlib.suppress(Exception):
+                        if await self._catch_up(game):
+                            # Another process stored this index first: this move came too late.
+                            log.info("action %d of game %s was taken by another process", index, game.id)
+                            return False
+                # Else forget the cached state so the next access replays what the database holds.
                 log.exception("cannot store action %d of game %s", index, game.id)
                 self.live.pop(game.id, None)
                 raise StorageError(f"the action could not be stored: {type(exc).__name__}") from exc
@@ -672,6 +715,56 @@ class GameService:
             game.broadcast()
         self.ensure_ai(game)
         return True
+
+    # ------------------------------------------------------------ other processes
+
+    async def _catch_up(self, game: LiveGame) -> bool:
+        """Apply what other processes stored of ``game`` since it was read here, and its seats'
+        changes; broadcast if anything changed (the caller holds ``game.lock``)."""
+        seats, actions = await self._in_db_thread(self._read_since, game.id, len(game.state.history))
+        changed = False
+        new_seats = [_seat(r) for r in seats]
+        if new_seats and new_seats != game.seats:
+            task = game.ai_task
+            if task is not None and not task.done():
+                task.cancel()  # a seat changed hands: the AI task starts again for what is now
+                game.ai_task = None
+            game.seats = new_seats
+            game.public_seats = [s.public() for s in new_seats]
+            changed = True
+        if actions:
+            state = game.state.clone()
+            for row in actions:
+                if row.index != len(state.history):
+                    raise RecordError(f"game {game.id}: action {len(state.history)} is missing from the database")
+                try:
+                    state.apply(parse_action(row.notation), row.seat)
+                except ValueError as exc:
+                    raise RecordError(f"game {game.id}: stored action {row.index} does not replay: {exc}") from exc
+            game.state = state
+            game.updated_at = actions[-1].created_at
+            changed = True
+        if changed:
+            game.last_used = time.monotonic()
+            game.broadcast()
+        return changed
+
+    async def _heard(self, payload: str) -> None:
+        """A notification ``"<game id> <origin>"``: a process changed that game."""
+        game_id, _, origin = payload.partition(" ")
+        if origin == self.origin:
+            return  # stored here: the game is up to date
+        game = self.live.get(game_id)
+        if game is None:
+            return
+        async with game.lock:
+            await self._catch_up(game)
+        self.ensure_ai(game)
+
+    async def _heard_again(self) -> None:
+        """The notifications were lost for a while: catch up every game held here."""
+        for game_id in list(self.live):
+            await self._heard(game_id)
 
     # ------------------------------------------------------------ AI seats
 
@@ -717,6 +810,10 @@ class GameService:
             self.ai.start()
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        if self.shared and self._listener is None:
+            self._listener = asyncio.get_running_loop().create_task(
+                listen_forever(listen_dsn(self.engine), self._heard, self._heard_again, self.listening)
+            )
 
     async def _sweep_forever(self) -> None:
         while not self._closing:
@@ -750,6 +847,10 @@ class GameService:
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
         tasks = [g.ai_task for g in self.live.values() if g.ai_task is not None and not g.ai_task.done()]
         for task in tasks:
             task.cancel()

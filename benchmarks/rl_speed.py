@@ -1,0 +1,124 @@
+"""Environment steps per second of each RL wrapper against the bare engine (median of 5 runs).
+
+Every runner plays uniformly random legal actions for ``--steps`` decisions (new games as they
+end, seeded), one core:
+
+- ``engine``: ``state.legal_action_list()`` + ``state.apply`` (the bare engine);
+- ``pettingzoo``: ``env.last()`` (observation vector + action mask) + ``env.step(id)``;
+- ``gymnasium``: ``env.step(id)`` for one seat against a ``random`` agent; opponent decisions
+  count as steps too (they are engine actions the wrapper runs);
+- ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(id)`` + the current player's
+  observation tensor.
+
+Prints one line per runner and ``env_steps_per_second N`` (PettingZoo) last; the target is at least
+half of the engine's actions per second (``ratio_pettingzoo``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import gymnasium
+import numpy as np
+import pyspiel
+
+import ttr_nordic.rl  # registers TTRNordic-v0
+import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
+from ttr_nordic.engine import GameState
+from ttr_nordic.rl import aec_env
+
+
+def engine_steps(steps: int, seed: int) -> float:
+    rng = random.Random(seed)
+    state, done, game = GameState.new(players=2, seed=seed), 0, 0
+    started = time.perf_counter()
+    while done < steps:
+        if state.is_over:
+            game += 1
+            state = GameState.new(players=2, seed=seed * 1000 + game)
+        state.apply(rng.choice(state.legal_action_list()))
+        done += 1
+    return steps / (time.perf_counter() - started)
+
+
+def pettingzoo_steps(steps: int, seed: int) -> float:
+    env = aec_env(players=2)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    done = 0
+    started = time.perf_counter()
+    while done < steps:
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.reset()
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        done += 1
+    return steps / (time.perf_counter() - started)
+
+
+def gymnasium_steps(steps: int, seed: int) -> float:
+    env = gymnasium.make("TTRNordic-v0", opponents=["random"])
+    rng = np.random.default_rng(seed)
+    obs, _info = env.reset(seed=seed)
+    state = env.unwrapped.state
+    done, before = 0, len(state.log)
+    started = time.perf_counter()
+    while done < steps:
+        obs, _reward, terminated, _truncated, _info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        state = env.unwrapped.state
+        done += len(state.log) - before
+        if terminated:
+            obs, _info = env.reset()
+            state = env.unwrapped.state
+        before = len(state.log)
+    return done / (time.perf_counter() - started)
+
+
+def openspiel_steps(steps: int, seed: int) -> float:
+    game = pyspiel.load_game("ttr_nordic")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    done = 0
+    started = time.perf_counter()
+    while done < steps:
+        if state.is_terminal() or state.is_chance_node():
+            state = game.new_initial_state()
+            state.apply_action(rng.randrange(4096))
+        state.observation_tensor(state.current_player())
+        state.apply_action(rng.choice(state.legal_actions()))
+        done += 1
+    return steps / (time.perf_counter() - started)
+
+
+RUNNERS: dict[str, Callable[[int, int], float]] = {
+    "engine": engine_steps,
+    "pettingzoo": pettingzoo_steps,
+    "gymnasium": gymnasium_steps,
+    "openspiel": openspiel_steps,
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=5000, help="decisions per run")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    if args.steps < 1 or args.runs < 1:
+        parser.error("--steps and --runs must be positive")
+    medians = {}
+    for name, runner in RUNNERS.items():
+        rates = [runner(args.steps, seed) for seed in range(args.runs)]
+        medians[name] = statistics.median(rates)
+        print(f"{name}_steps_per_second {medians[name]:.0f} (runs: {', '.join(f'{r:.0f}' for r in rates)})")
+    for name in ("pettingzoo", "gymnasium", "openspiel"):
+        print(f"ratio_{name} {medians[name] / medians['engine']:.2f}")
+    print(f"env_steps_per_second {medians['pettingzoo']:.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""Nordic Countries for reinforcement learning: PettingZoo, Gymnasium and OpenSpiel.
+
+Needs the ``rl`` extra (``pip install -e '.[rl]'``); the engine does not import this package.
+Importing it registers ``gymnasium.make("TTRNordic-v0")``. See ``docs/rl.md``.
+
+- :func:`aec_env` — the PettingZoo AEC environment (2 or 3 players);
+- ``TTRNordic-v0`` — one seat against registered agents (:class:`~ttr_nordic.rl.gym_env.TTRNordicGym`);
+- :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")``;
+- :mod:`ttr_nordic.rl.actions` — the fixed action enumeration; :mod:`ttr_nordic.rl.observation`
+  — the observation vector.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from .actions import ActionSpace, action_space
+from .observation import encode_view
+from .pettingzoo_env import TTRNordicAEC, aec_env
+
+if "TTRNordic-v0" not in gymnasium.registry:
+    gymnasium.register(id="TTRNordic-v0", entry_point="ttr_nordic.rl.gym_env:TTRNordicGym")
+
+__all__ = ["ActionSpace", "TTRNordicAEC", "action_space", "aec_env", "encode_view"]

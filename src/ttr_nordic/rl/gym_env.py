@@ -1,0 +1,141 @@
+"""Gymnasium environment: one seat for the learner, the others played by registered agents.
+
+``gymnasium.make("TTRNordic-v0", opponents=["route_focus"], seat=0, reward="margin")``. The
+number of players is ``1 + len(opponents)``. Observations and actions are those of the
+PettingZoo environment (``{"observation", "action_mask"}`` and ids of
+:mod:`ttr_nordic.rl.actions`); ``info["view"]`` is the raw ``PlayerView``. The opponents choose
+from their own views. ``seat=None`` picks the learner's seat at random each episode. The episode
+ends with the game; the reward (margin or win, as in the AEC environment) comes at the end.
+An id outside the action space raises ``ValueError``. A legal-looking id that the mask forbids
+ends the episode with reward -1 and ``info["illegal_action"]`` (the game is left as it was;
+PettingZoo's classic games do the same), or raises with ``on_illegal="raise"``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from ttr_nordic.ai.base import Agent
+from ttr_nordic.ai.registry import make_agent
+from ttr_nordic.engine import GameState
+
+from .actions import action_space
+from .observation import SIZE, encode_view
+from .pettingzoo_env import REWARDS, end_rewards
+
+
+class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
+    """One seat of a Nordic Countries game against registered agents."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it so)
+
+    def __init__(
+        self,
+        opponents: Sequence[str] = ("route_focus",),
+        seat: int | None = 0,
+        reward: str = "margin",
+        render_mode: str | None = None,
+        on_illegal: str = "end",
+    ) -> None:
+        if on_illegal not in ("end", "raise"):
+            raise ValueError(f"on_illegal must be 'end' or 'raise', not {on_illegal!r}")
+        self.on_illegal = on_illegal
+        if len(opponents) not in (1, 2):
+            raise ValueError(f"give 1 or 2 opponents, not {len(opponents)}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        players = 1 + len(opponents)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be between 0 and {players - 1}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        for name in opponents:
+            make_agent(name)  # fails early with the list of names
+        self.opponent_names = list(opponents)
+        self.players = players
+        self.fixed_seat = seat
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.space = action_space()
+        self.observation_space = spaces.Dict(  # type: ignore[assignment]
+            {
+                "observation": spaces.Box(0.0, 1.0e3, (SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+            }
+        )
+        self.action_space: spaces.Discrete = spaces.Discrete(self.space.size)
+        self.state: GameState | None = None
+        self.seat = 0
+        self._opponents: dict[int, Agent] = {}
+        self._legal: dict[int, Any] = {}
+        self._seeds = random.Random()
+
+    def _obs(self) -> dict[str, NDArray[Any]]:
+        assert self.state is not None
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        if not self.state.is_over:
+            self._legal = self.space.legal_ids(self.state)
+            mask[list(self._legal)] = 1
+        return {"observation": encode_view(self.state.view(self.seat, log=False)), "action_mask": mask}
+
+    def _play_opponents(self) -> None:
+        state = self.state
+        assert state is not None
+        while not state.is_over and state.decision.player != self.seat:
+            player = state.decision.player
+            action = self._opponents[player].choose(state.view(player), state.legal_action_list())
+            state.apply(action, player)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        game_seed = self._seeds.getrandbits(63)
+        self.seat = self.fixed_seat if self.fixed_seat is not None else self._seeds.randrange(self.players)
+        others = [p for p in range(self.players) if p != self.seat]
+        self._opponents = {
+            p: make_agent(name, seed=self._seeds.getrandbits(32))
+            for p, name in zip(others, self.opponent_names, strict=True)
+        }
+        self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+        self._play_opponents()
+        return self._obs(), {"view": self.state.view(self.seat, log=False), "seat": self.seat}
+
+    def step(self, action: int) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
+        state = self.state
+        if state is None or state.is_over:
+            raise RuntimeError("call reset() first: the episode is over")
+        if not self.action_space.contains(action):
+            raise ValueError(f"action ids are 0 to {self.space.size - 1}, got {action!r}")
+        chosen = self._legal.get(int(action))
+        if chosen is None:
+            reason = f"action {action} ({self.space.describe(int(action))}) is not legal now"
+            if self.on_illegal == "raise":
+                raise ValueError(reason)
+            # As PettingZoo's classic games do: the episode ends with a penalty, the game is untouched.
+            obs = self._obs()
+            self.state = None
+            return obs, -1.0, True, False, {"illegal_action": reason, "seat": self.seat}
+        state.apply(chosen, self.seat)
+        self._play_opponents()
+        obs = self._obs()
+        done = state.is_over
+        reward = end_rewards(state, self.reward_kind)[self.seat] if done else 0.0
+        return obs, reward, done, False, {"view": state.view(self.seat, log=False), "seat": self.seat}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        s = self.state
+        rows = [f"turn {s.turn}, {s.phase.value}; you are player {self.seat}"]
+        rows += [f"player {p}: score {s.scores[p]}, trains {s.trains[p]}" for p in range(s.num_players)]
+        return "\n".join(rows)

@@ -1,0 +1,251 @@
+"""OpenSpiel game ``ttr_nordic`` (parameters ``players`` 2 or 3, ``reward`` "win" or "margin").
+
+Importing this module registers the game: ``pyspiel.load_game("ttr_nordic", {"players": 3})``.
+
+- Sequential, imperfect information, explicit stochastic chance with *sampled* deals: the first
+  node is a chance node choosing one of ``NUM_DEALS`` (4,096) engine seeds uniformly; that seed
+  fixes the shuffle of the train cards and tickets, so every later draw (blind cards, face-up
+  refills, ticket draws, tunnel reveals) follows from it without further chance nodes. Players
+  never see the seed; they see only their engine view.
+- Actions are the ids of :mod:`ttr_nordic.rl.actions` (``num_distinct_actions`` = its size).
+- Observation tensor: :func:`ttr_nordic.rl.observation.encode_view` of the player's view.
+  Information-state tensor: the same vector (the view holds the whole public state; what a
+  player once saw of other hands is kept in ``known_cards``). Observation string: the view's
+  summary; information-state string: the player's log as the engine describes it to that
+  player (hidden draws and ticket choices of others stay hidden), then the observation string.
+- Returns at the end: ``win``: +1 for each winner, -1 for the others; ``margin``: own score
+  minus the best other score.
+- :func:`resample` gives ISMCTS a state consistent with a player's view
+  (``PlayerView.determinize``): use ``bot.set_resampler(resample)`` (see ``examples/``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
+
+from .actions import action_space
+from .observation import SIZE, encode_view
+from .pettingzoo_env import end_rewards
+
+NUM_DEALS = 4096
+MAX_GAME_LENGTH = 3000
+_SPACE = action_space()
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="ttr_nordic",
+    long_name="Ticket to Ride: Nordic Countries",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=3,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "reward": "win"},
+)
+
+
+def _game_info(players: int, reward: str) -> pyspiel.GameInfo:
+    bound = 1.0 if reward == "win" else 400.0
+    return pyspiel.GameInfo(
+        num_distinct_actions=_SPACE.size,
+        max_chance_outcomes=NUM_DEALS,
+        num_players=players,
+        min_utility=-bound,
+        max_utility=bound,
+        utility_sum=None,
+        max_game_length=MAX_GAME_LENGTH,
+    )
+
+
+class TTRNordicGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game object."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2))
+        reward = str(params.get("reward", "win"))
+        if players not in (2, 3):
+            raise ValueError(f"Nordic Countries is for 2 or 3 players, not {players}")
+        if reward not in ("win", "margin"):
+            raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+        self.players = players
+        self.reward = reward
+        super().__init__(_GAME_TYPE, _game_info(players, reward), {"players": players, "reward": reward})
+
+    def new_initial_state(self) -> TTRNordicState:
+        return TTRNordicState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> TTRNordicObserver:
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return TTRNordicObserver(perfect_recall, params)
+
+
+class _Position:
+    """The engine state and its legal ids. OpenSpiel clones a Python state by deep-copying its
+    ``__dict__``; this object copies itself with the engine's fast ``clone()``."""
+
+    __slots__ = ("engine", "game", "history_prefix", "legal")
+
+    def __init__(self, game: TTRNordicGame) -> None:
+        self.game = game
+        self.engine: GameState | None = None
+        # Log lines a resampled state inherits from the view it was sampled from (per player).
+        self.history_prefix: list[tuple[str, ...]] = [() for _ in range(game.players)]
+        self.legal: dict[int, Any] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        other = _Position(self.game)
+        other.engine = None if self.engine is None else self.engine.clone()
+        other.history_prefix = list(self.history_prefix)
+        other.legal = dict(self.legal)
+        return other
+
+
+class TTRNordicState(pyspiel.State):  # type: ignore[misc]
+    """A position: before the deal (chance), a game in progress, or a finished game."""
+
+    def __init__(self, game: TTRNordicGame) -> None:
+        super().__init__(game)
+        self.position = _Position(game)
+
+    @property
+    def engine(self) -> GameState | None:
+        """The engine state (None before the deal)."""
+        return self.position.engine
+
+    @property
+    def _game(self) -> TTRNordicGame:
+        return self.position.game
+
+    @property
+    def _legal(self) -> dict[int, Any]:
+        return self.position.legal
+
+    def current_player(self) -> int:
+        if self.engine is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.engine.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.engine.decision.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.engine is not None and player == self.engine.decision.player
+        return sorted(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self.engine is None
+        p = 1.0 / NUM_DEALS
+        return [(seed, p) for seed in range(NUM_DEALS)]
+
+    def _apply_action(self, action: int) -> None:
+        engine = self.position.engine
+        if engine is None:
+            if not 0 <= action < NUM_DEALS:
+                raise ValueError(f"deals are 0 to {NUM_DEALS - 1}, got {action}")
+            players = self._game.players
+            engine = self.position.engine = GameState.new(players=players, seed=action, first_player=action % players)
+        else:
+            chosen = self._legal.get(action)
+            if chosen is None:
+                raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now")
+            engine.apply(chosen)
+        self.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Deal:{action}"
+        if self.engine is not None and action in self._legal:
+            return str(self._legal[action].notation())
+        return _SPACE.describe(action)
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self.engine.is_over
+
+    def returns(self) -> list[float]:
+        if self.engine is None or not self.engine.is_over:
+            return [0.0] * self._game.players
+        return end_rewards(self.engine, self._game.reward)
+
+    def view(self, player: int) -> PlayerView:
+        """The engine view of ``player`` (the only thing that player may see)."""
+        assert self.engine is not None
+        return self.engine.view(player)
+
+    def history_lines(self, player: int) -> tuple[str, ...]:
+        """The game log as ``player`` has seen it."""
+        if self.engine is None:
+            return ()
+        return self.position.history_prefix[player] + tuple(entry.text for entry in self.engine.view(player).log)
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return "(before the deal)"
+        s = self.engine
+        display = " ".join(CARD_LETTERS[c] if c >= 0 else "-" for c in s.display)
+        scores = " ".join(f"p{p}:{s.scores[p]}/{s.trains[p]}t" for p in range(s.num_players))
+        return f"turn {s.turn} {s.phase.name} to:{s.decision.player} display {display} {scores}"
+
+
+def resample(state: TTRNordicState, player: int, seed: int | None = None) -> TTRNordicState:
+    """A state consistent with what ``player`` knows: everything hidden from them re-dealt."""
+    assert state.engine is not None
+    rng = random.Random(seed)
+    other = TTRNordicState(state._game)
+    engine = state.engine.view(player, log=False).determinize(rng)
+    lines = state.history_lines(player)
+    other.position.engine = engine
+    other.position.history_prefix = [lines for _ in range(state._game.players)]
+    other.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
+    return other
+
+
+class TTRNordicObserver:
+    """OpenSpiel's Python observer: the view vector, and strings (with the log for info states)."""
+
+    def __init__(self, perfect_recall: bool, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: TTRNordicState, player: int) -> None:
+        if state.engine is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = encode_view(state.engine.view(player, log=False))
+
+    def string_from(self, state: TTRNordicState, player: int) -> str:
+        if state.engine is None:
+            return f"p{player} before the deal"
+        view = state.engine.view(player, log=False)
+        hand = "".join(CARD_LETTERS[k] * n for k, n in enumerate(view.hand))
+        tickets = ",".join(f"{t}{'+' if done else ''}" for t, done in view.ticket_status())
+        known = ";".join("".join(CARD_LETTERS[k] * n for k, n in enumerate(c)) for c in view.known_cards)
+        owners = "".join("." if o < 0 else str(o) for o in view.route_owner)
+        display = "".join(CARD_LETTERS[c] if c >= 0 else "-" for c in view.display)
+        tunnel = "" if view.tunnel is None else f" tunnel:{view.tunnel.route}/{view.tunnel.revealed}"
+        summary = (
+            f"p{player} {view.phase.name} to:{view.current} turn:{view.turn} hand:{hand} tickets:{tickets}"
+            f" offer:{view.offered_tickets} known:{known} display:{display} deck:{view.deck_count}"
+            f" tdeck:{view.ticket_deck_count} trains:{view.trains} scores:{view.scores}"
+            f" hands:{view.hand_sizes} nt:{view.ticket_counts} final:{view.final_turns_left}"
+            f"{tunnel} routes:{owners}"
+        )
+        if not self.perfect_recall:
+            return summary
+        return "\n".join((*state.history_lines(player), summary))
+
+
+pyspiel.register_game(_GAME_TYPE, TTRNordicGame)

@@ -1,0 +1,165 @@
+"""PettingZoo AEC environment for 2 or 3 players (see ``docs/rl.md``).
+
+Agents are ``player_0`` .. ``player_{n-1}`` (engine seats). Every decision, including the second
+card of a draw, ticket choices and tunnel payments, is one step of the agent to decide.
+Observations are ``{"observation": Box(float32), "action_mask": Box(int8)}`` built from the
+player's view only; ``env.view(agent)`` is the raw ``PlayerView``. Actions are ids of
+:mod:`ttr_nordic.rl.actions`. Rewards come at the end only: ``reward="margin"`` gives each
+player its score minus the best other score; ``reward="win"`` gives +1 to the winner(s), -1 to
+the others. ``reset(seed=s)`` seeds the deal and the first player.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+
+from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
+
+from .actions import action_space
+from .observation import SIZE, encode_view
+
+REWARDS = ("margin", "win")
+
+
+def end_rewards(state: GameState, kind: str) -> list[float]:
+    """Each seat's reward for the finished ``state``."""
+    result = state.result()
+    if kind == "win":
+        return [1.0 if p in result.winners else -1.0 for p in range(state.num_players)]
+    totals = [p.total for p in result.players]
+    return [float(totals[p] - max(t for q, t in enumerate(totals) if q != p)) for p in range(len(totals))]
+
+
+class TTRNordicAEC(AECEnv):  # type: ignore[misc]
+    """Ticket to Ride: Nordic Countries as a PettingZoo AEC environment."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "ttr_nordic_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, players: int = 2, reward: str = "margin", render_mode: str | None = None) -> None:
+        super().__init__()
+        if players not in (2, 3):
+            raise ValueError(f"Nordic Countries is for 2 or 3 players, not {players}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self.players = players
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.space = action_space()
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0e3, (SIZE,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.state: GameState | None = None
+        self._legal: dict[int, Any] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        game_seed = self._seeds.getrandbits(63)
+        self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        assert self.state is not None
+        self._legal = self.space.legal_ids(self.state)
+        self.agent_selection = self.possible_agents[self.state.decision.player]
+
+    def view(self, agent: str) -> PlayerView:
+        """The raw view of ``agent`` (what that player may see)."""
+        assert self.state is not None
+        return self.state.view(self._seat[agent], log=False)
+
+    def action_mask(self, agent: str) -> NDArray[np.int8]:
+        """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        if agent == self.agent_selection and self.state is not None and not self.state.is_over:
+            mask[list(self._legal)] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        return {"observation": encode_view(self.view(agent)), "action_mask": self.action_mask(agent)}
+
+    def step(self, action: int | None) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        assert self.state is not None and action is not None
+        chosen = self._legal.get(int(action))
+        if chosen is None:
+            raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now")
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(chosen)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.state.is_over:
+            for agent_name, value in zip(self.agents, end_rewards(self.state, self.reward_kind), strict=True):
+                self.rewards[agent_name] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+            self._legal = {}
+        else:
+            self._select()
+            self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """A text summary of the position (printed in ``human`` mode, returned in ``ansi``)."""
+        if self.render_mode is None or self.state is None:
+            return None
+        s = self.state
+        lines = [f"turn {s.turn}, {s.phase.value}; to decide: player {s.decision.player}"]
+        lines.append("display: " + " ".join(CARD_LETTERS[c] if c >= 0 else "-" for c in s.display))
+        for p in range(s.num_players):
+            routes = sum(1 for owner in s.route_owner if owner == p)
+            lines.append(f"player {p}: score {s.scores[p]}, trains {s.trains[p]}, routes {routes}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def aec_env(players: int = 2, reward: str = "margin", render_mode: str | None = None) -> TTRNordicAEC:
+    """The PettingZoo AEC environment, wrapped like PettingZoo's classic environments."""
+    from pettingzoo.utils import wrappers
+
+    env: Any = TTRNordicAEC(players=players, reward=reward, render_mode=render_mode)
+    env = wrappers.OrderEnforcingWrapper(env)
+    return env  # type: ignore[no-any-return]

@@ -1,0 +1,89 @@
+"""PettingZoo and Gymnasium environments pass their libraries' own checks."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import ttr_nordic.rl  # noqa: F401  (registers TTRNordic-v0)
+from ttr_nordic.rl import aec_env
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_pettingzoo_api(players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(aec_env(players=players), num_cycles=400)
+
+
+def test_pettingzoo_seed() -> None:
+    seed_test(lambda **kw: aec_env(players=3, **kw), num_cycles=300)
+
+
+@pytest.mark.parametrize("reward", ["margin", "win"])
+def test_masked_random_games_end_with_rewards(reward: str) -> None:
+    env = aec_env(players=2, reward=reward, render_mode="ansi")
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward_now, term, trunc, _ = env.last()
+        totals[agent] += reward_now
+        if term or trunc:
+            env.step(None)
+            continue
+        assert reward_now == 0.0
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert steps > 50
+    state = env.unwrapped.state
+    assert state.is_over
+    scores = [p.total for p in state.result().players]
+    if reward == "margin":
+        assert totals["player_0"] == scores[0] - scores[1] == -totals["player_1"]
+    else:
+        assert sorted(totals.values()) in ([-1.0, 1.0], [1.0, 1.0])
+    assert "player 0: score" in env.render()
+
+
+def test_pettingzoo_refuses_an_illegal_action_and_changes_nothing() -> None:
+    env = aec_env(players=2)
+    env.reset(seed=1)
+    before = env.unwrapped.state.clone()
+    with pytest.raises(ValueError, match="not legal now"):
+        env.step(env.unwrapped.space.blind)
+    assert env.unwrapped.state.log == before.log
+    with pytest.raises(ValueError, match="2 or 3 players"):
+        aec_env(players=4)
+
+
+def test_gymnasium_check_env_and_a_masked_episode() -> None:
+    env = gymnasium.make("TTRNordic-v0", opponents=["route_focus"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped)
+    obs, _info = env.reset(seed=3)
+    rng = np.random.default_rng(1)
+    done, reward = False, 0.0
+    while not done:
+        obs, reward, done, _truncated, _info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    state = env.unwrapped.state
+    scores = [p.total for p in state.result().players]
+    assert reward == scores[0] - scores[1]
+
+
+def test_gymnasium_three_players_and_illegal_ids() -> None:
+    env = gymnasium.make("TTRNordic-v0", opponents=["random", "one_step"], seat=None, on_illegal="raise")
+    obs, _info = env.reset(seed=5)
+    with pytest.raises(ValueError, match="not legal now"):
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    with pytest.raises(ValueError, match="action ids are 0 to"):
+        env.step(10**6)
+    with pytest.raises(ValueError):
+        gymnasium.make("TTRNordic-v0", opponents=["no_such_agent"])

@@ -1,0 +1,41 @@
+"""The examples and the speed benchmark run (briefly) and print what they promise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / script), *args], capture_output=True, text=True, timeout=240, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_masked_random_rollout() -> None:
+    out = run("examples/masked_random_rollout.py", "--players", "3", "--games", "1")
+    assert "game 0:" in out and "final margins" in out
+
+
+def test_openspiel_tournament_with_ismcts_and_random() -> None:
+    out = run("examples/openspiel_tournament.py", "--bot", "random", "--games", "2")
+    assert "random vs route_focus:" in out and "of 2" in out
+    out = run("examples/openspiel_tournament.py", "--bot", "ismcts", "--games", "1", "--simulations", "2")
+    assert "ismcts vs route_focus:" in out and "of 1" in out
+
+
+def test_selfplay_linear() -> None:
+    out = run("examples/selfplay_linear.py", "--minutes", "0.05", "--eval-games", "2")
+    assert "before training: won" in out and "self-play games: won" in out
+
+
+def test_rl_speed_benchmark_prints_env_steps_last() -> None:
+    out = run("benchmarks/rl_speed.py", "--steps", "200", "--runs", "1")
+    lines = out.strip().splitlines()
+    assert lines[-1].startswith("env_steps_per_second ") and float(lines[-1].split()[1]) > 0
+    assert any(line.startswith("ratio_pettingzoo ") for line in lines)

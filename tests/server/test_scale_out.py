@@ -1,0 +1,168 @@
+"""Several ``ttr-nordic serve`` processes over one PostgreSQL database: the seats of one game
+on different processes see each other's moves live (``LISTEN/NOTIFY``), the database orders
+moves that two processes accept at once, and a process killed with SIGKILL mid-game loses
+nothing: its clients reconnect to another process and play on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from test_crash import _free_port, _http
+from websockets.sync.client import ClientConnection, connect
+
+TIMEOUT = 15.0
+
+
+@contextmanager
+def _process(data_home: Path, database_url: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = _free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ttr_nordic.cli", "serve", "--port", str(port), "--database-url", database_url],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                _http(port, "/api/server")
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield port, process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def _state(ws: ClientConnection, actions: int) -> dict[str, Any]:
+    """The first state message showing at least ``actions`` actions (errors fail the test)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        assert message["type"] != "error", message
+        if message["type"] == "state" and message["actions"] >= actions:
+            return message
+
+
+def _play(sockets: list[ClientConnection], states: list[dict[str, Any]], moves: int) -> list[dict[str, Any]]:
+    """Play ``moves`` actions, each by the seat that must act (its socket on its process); after
+    each, every socket must be told the new state (seen live, whatever process it is on)."""
+    for _ in range(moves):
+        count = states[0]["actions"]
+        assert all(s["actions"] == count for s in states)
+        actor = next(i for i, s in enumerate(states) if s["legal"])
+        sockets[actor].send(
+            json.dumps({"type": "act", "action": states[actor]["legal"][0]["action"], "expected": count})
+        )
+        states = [_state(ws, count + 1) for ws in sockets]
+        assert all(s["actions"] == count + 1 for s in states), "a move was not seen live on every process"
+    return states
+
+
+def test_seats_on_different_processes_play_and_survive_kill_9(tmp_path: Path, postgres_database: str) -> None:
+    with ExitStack() as stack:
+        (port_a, _), (port_b, process_b), (port_c, _) = (
+            stack.enter_context(_process(tmp_path, postgres_database)) for _ in range(3)
+        )
+        created = _http(port_a, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
+        game_id = created["game"]["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+
+        def ws(port: int, seat: int) -> ClientConnection:
+            return stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={tokens[seat]}"))
+
+        sockets = [ws(port_a, 0), ws(port_b, 1)]
+        states = _play(sockets, [_state(s, 0) for s in sockets], 12)
+        played = states[0]["actions"]
+
+        os.kill(process_b.pid, signal.SIGKILL)
+        process_b.wait(10)
+        sockets[1] = ws(port_c, 1)  # seat 1's client reconnects to another process
+        states[1] = _state(sockets[1], played)
+        assert states[1]["actions"] == played, "an acknowledged move was lost with the killed process"
+        states = _play(sockets, states, 12)
+
+        for port in (port_a, port_c):
+            assert _http(port, f"/api/games/{game_id}")["actions"] == played + 12
+
+
+def test_the_database_orders_one_move_sent_to_two_processes(tmp_path: Path, postgres_database: str) -> None:
+    """Seat 0 is open on two processes and both send its move at once: exactly one is stored,
+    the other is refused as stale, and both show the same game."""
+    with ExitStack() as stack:
+        (port_a, _), (port_b, _) = (stack.enter_context(_process(tmp_path, postgres_database)) for _ in range(2))
+        created = _http(port_a, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
+        game_id, token = created["game"]["id"], created["invites"][0]["token"]
+        sockets = [
+            stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={token}"))
+            for port in (port_a, port_b)
+        ]
+        first = [_state(s, 0) for s in sockets]
+        legal = first[0]["legal"]
+        for s, choice in zip(sockets, (legal[0], legal[-1]), strict=True):
+            s.send(json.dumps({"type": "act", "action": choice["action"], "expected": 0}))
+        errors: list[list[str]] = [[], []]
+        finals: list[dict[str, Any]] = [{}, {}]
+        for i, s in enumerate(sockets):
+            while True:  # everything each socket is told, until it has been quiet for 3 s
+                try:
+                    message = json.loads(s.recv(timeout=3))
+                except TimeoutError:
+                    break
+                if message["type"] == "error":
+                    errors[i].append(message["code"])
+                elif message["type"] == "state":
+                    finals[i] = message
+        assert sorted(errors) == [[], ["STALE"]], errors
+        assert finals[0]["actions"] == finals[1]["actions"] == 1
+        # The same game on both (the log is sent incrementally, so it is left out).
+        assert [{k: v for k, v in f["view"].items() if k != "log"} for f in finals] == [
+            {k: v for k, v in finals[0]["view"].items() if k != "log"}
+        ] * 2
+        assert _http(port_b, f"/api/games/{game_id}")["actions"] == 1
+
+
+def test_a_process_that_lost_its_notifications_catches_up(tmp_path: Path, postgres_database: str) -> None:
+    """The database drops every process's listening connection and a move is stored at once,
+    while nobody listens: each process reconnects, catches up the games it holds, and pushes
+    the move to its sockets."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    with ExitStack() as stack:
+        (port_a, _), (port_b, _) = (stack.enter_context(_process(tmp_path, postgres_database)) for _ in range(2))
+        created = _http(port_a, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
+        game_id = created["game"]["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+        sockets = [
+            stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={tokens[seat]}"))
+            for seat, port in ((0, port_a), (1, port_b))
+        ]
+        states = _play(sockets, [_state(s, 0) for s in sockets], 2)
+        dsn = make_url(postgres_database).set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND query = 'LISTEN ttr_moves') AS t"
+            ).fetchone()
+        assert dropped is not None and dropped[0] == 2  # one listener per process
+        actor = next(i for i, s in enumerate(states) if s["legal"])
+        sockets[actor].send(json.dumps({"type": "act", "action": states[actor]["legal"][0]["action"], "expected": 2}))
+        states = [_state(ws, 3) for ws in sockets]
+        assert [s["actions"] for s in states] == [3, 3]
+        _play(sockets, states, 4)  # and moves cross processes live again
