@@ -19,10 +19,11 @@ choose an action, second card, keep tickets, tunnel extra payment, game over).
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations, islice
+from itertools import combinations
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .actions import (
@@ -170,13 +171,22 @@ _lazy_claim_count = 0
 _CLAIM_SETS: list[tuple[Claim, ...]] = [()]
 _CLAIM_SET_IDS: dict[tuple[Claim, ...], int] = {(): 0}
 _KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
+# The caches above are shared by all games, also games on other threads (expert AIs think
+# in threads): lookups and inserts are single dict operations, atomic in CPython; the rare
+# multi-step changes (a new claim set id, dropping old hands) hold this lock.
+_CACHE_LOCK = threading.Lock()
 
 
 def _claim_set_id(claims: tuple[Claim, ...]) -> int:
     cid = _CLAIM_SET_IDS.get(claims)
     if cid is None:
-        cid = _CLAIM_SET_IDS[claims] = len(_CLAIM_SETS)
-        _CLAIM_SETS.append(claims)
+        # A miss is rare after warm-up; the lock keeps an id and its entry together when
+        # games on other threads add claim sets at the same time.
+        with _CACHE_LOCK:
+            cid = _CLAIM_SET_IDS.get(claims)
+            if cid is None:
+                _CLAIM_SETS.append(claims)
+                cid = _CLAIM_SET_IDS[claims] = len(_CLAIM_SETS) - 1
     return cid
 
 
@@ -526,10 +536,16 @@ class GameState:
         """Forget the older half of the cached hands (insertion order), and their ferry claims."""
         global _lazy_claim_count
         cached = self._candidates
-        for hand in list(islice(cached, (len(cached) + 1) // 2)):
-            del cached[hand]
-        _CLAIM_CACHE.clear()  # ferry payments of the dropped hands; the claim sets keep the rest
-        _lazy_claim_count = sum(len(claims) for _, lazy in cached.values() for claims in lazy if claims is not None)
+        with _CACHE_LOCK:
+            # Snapshots (list() of a dict is one C call): other threads may insert meanwhile,
+            # and another drop may have removed a hand already.
+            hands = list(cached)
+            for hand in hands[: (len(hands) + 1) // 2]:
+                cached.pop(hand, None)
+            _CLAIM_CACHE.clear()  # ferry payments of the dropped hands; the claim sets keep the rest
+            _lazy_claim_count = sum(
+                len(claims) for _, lazy in list(cached.values()) for claims in lazy if claims is not None
+            )
 
     def _claim_candidates(self, hand: Counts) -> tuple[_RouteClaims, _LazySlots]:
         """Every claim ``hand`` can pay for, by route, ignoring ownership and trains (cached
