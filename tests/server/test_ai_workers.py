@@ -5,6 +5,7 @@ limited per client, and idle games leave memory."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from pathlib import Path
@@ -174,3 +175,50 @@ def test_decisions_run_as_ray_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
             ray.shutdown()
     assert notation in legal(state)
     assert pool.failures == 0 and pool.decisions == 1
+
+
+POOL_SCRIPT = """
+import asyncio, sys, time
+from ttr_nordic.engine import GameState
+from ttr_nordic.server.ai_workers import AIPool, DecisionJob
+pool = AIPool(2)
+state = GameState.new(players=2, seed=3)
+job = DecisionJob("g", 2, 3, None, (), state.decision.player, "easy", 1)
+asyncio.run(pool.decide(job, [a.notation() for a in state.legal_action_list()]))
+print(" ".join(str(pid) for pid in pool._executor._processes), flush=True)
+time.sleep(120)
+"""
+
+
+def test_workers_leave_when_the_server_is_killed(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    server = subprocess.Popen([sys.executable, "-c", POOL_SCRIPT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pids = [int(p) for p in server.stdout.readline().split()]
+        assert pids
+        server.send_signal(signal.SIGKILL)  # no shutdown: the workers must notice by themselves
+        server.wait(10)
+        deadline = time.monotonic() + 15
+        alive = pids
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.2)
+            alive = [pid for pid in pids if Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)]
+        assert alive == []
+    finally:
+        if server.poll() is None:
+            server.kill()
+        for pid in locals().get("pids", []):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

@@ -26,6 +26,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -104,6 +106,18 @@ def _warm() -> int:
     return os.getpid()
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: leave when the server process is gone. A server killed with kill -9
+    cannot shut its pool down, and its workers would otherwise run on for good."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="ttr-parent-watch", daemon=True).start()
+
+
 # ---- the server side ------------------------------------------------------------------------
 
 
@@ -150,7 +164,9 @@ class AIPool:
         if self._executor is None:
             # "spawn": clean interpreters (no inherited event loop, locks or sockets).
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=_exit_with_parent, initargs=(os.getpid(),)
+            )
         return self._executor
 
     def start(self) -> None:
