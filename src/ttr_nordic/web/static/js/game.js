@@ -45,7 +45,32 @@ export async function gamePage(app, gameId, token) {
   let scoringShown = false;
   let hoverTicket = null;
 
-  const map = buildMap(data, { onRoute: (id) => clickRoute(id), onCity: (id) => clickCity(id) });
+  const map = buildMap(data, { onRoute: (id) => clickRoute(id), onCity: (id) => clickCity(id),
+    onHover: (id, x, y) => routeTip(id, x, y) });
+  const tip = el("div", { class: "route-tip", id: "route-tip", role: "tooltip", hidden: true });
+  document.body.append(tip);
+
+  /** Hovering or focusing a route: its length, colour, kind, points, owner, and the payments you can make now. */
+  function routeTip(id, x, y) {
+    if (id === null || id === undefined || !msg) { tip.hidden = true; return; }
+    const r = board.routes[id];
+    const owner = msg.view.route_owner[id];
+    const kind = r.kind === "tunnel" ? "tunnel" : r.ferry_locomotives
+      ? `ferry, ${plural(r.ferry_locomotives, "locomotive")}` : r.length === 9 ? "special: any 4 cards pay 1 space" : "";
+    const pays = claimsFor(r.code);
+    tip.replaceChildren(
+      el("strong", { text: r.name }),
+      el("div", { text: `${r.length} × ${r.color}${kind ? ` · ${kind}` : ""} · ${plural(r.points, "point")}` }),
+      el("div", { class: "muted", text: owner !== null && owner !== undefined
+        ? `Claimed by ${playerName(seats(), owner)}` : pays.length ? "You can claim it now:" : "Free" }),
+      pays.length ? el("div", { class: "tip-pays" }, pays.slice(0, 6).map((a) =>
+        el("div", {}, paymentChips(a.action.split(" ")[2] || "")))) : null);
+    tip.hidden = false;
+    const left = Math.min(window.innerWidth - tip.offsetWidth - 8, Math.max(8, x + 12));
+    const top = Math.min(window.innerHeight - tip.offsetHeight - 8, Math.max(8, y + 12));
+    tip.style.left = `${left}px`;
+    tip.style.top = `${top}px`;
+  }
   const status = el("div", { class: "status", id: "status", "aria-live": "polite", tabindex: -1 });
   const conn = el("span", { class: "conn", id: "conn", text: "connecting…" });
   const mapWrap = el("div", { class: "map-wrap" }, map.root);

@@ -127,6 +127,12 @@ export function buildMap(data, handlers = {}) {
     }
     g.append(svg("path", { d: `M${(sx + ux * start).toFixed(1)} ${(sy + uy * start).toFixed(1)} ` +
       `L${(sx + ux * (start + used)).toFixed(1)} ${(sy + uy * (start + used)).toFixed(1)}`, class: "hit" }));
+    if (handlers.onHover) {
+      g.addEventListener("pointerenter", (e) => handlers.onHover(r.id, e.clientX, e.clientY));
+      g.addEventListener("pointerleave", () => handlers.onHover(null));
+      g.addEventListener("focus", () => { const b = g.getBoundingClientRect(); handlers.onHover(r.id, b.right, b.top); });
+      g.addEventListener("blur", () => handlers.onHover(null));
+    }
     if (handlers.onRoute) {
       g.addEventListener("click", () => handlers.onRoute(r.id));
       keyActivate(g, () => handlers.onRoute(r.id));
