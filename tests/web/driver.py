@@ -30,6 +30,33 @@ def my_turn(page: Any) -> bool:
     return bool(page.evaluate("() => document.body.dataset.myTurn === '1'"))
 
 
+def wait_my_turn(page: Any) -> None:
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+
+
+def draw_two(page: Any) -> None:
+    """Two cards from the deck (the D shortcut), each waited for so that no later check sees a
+    stale page, then wait until it is this player's turn again."""
+    for _ in range(2):
+        before = actions(page)
+        page.keyboard.press("d")
+        wait_change(page, before)
+        if not my_turn(page):
+            break
+    wait_my_turn(page)
+
+
+def draw_until(page: Any, selector: str, turns: int = 15) -> None:
+    """Draw from the deck, turn after turn, until ``selector`` matches something (e.g. a route
+    this player can claim)."""
+    for _ in range(turns):
+        wait_my_turn(page)
+        if page.locator(selector).count():
+            return
+        draw_two(page)
+    wait_my_turn(page)
+
+
 def click_route(page: Any, route: Any) -> None:
     """Click a route on the map; where something covers it, select it with the keyboard."""
     try:

@@ -10,24 +10,8 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import RequestLog, shot
-from .driver import actions, keep_all, wait_change, wait_state
+from .driver import draw_two, draw_until, keep_all, wait_my_turn, wait_state
 from .test_pages import start_ai_game
-
-
-def my_turn(page: Any) -> None:
-    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
-
-
-def draw_two(page: Any) -> None:
-    """Two cards from the deck, each waited for (so no later check sees a stale page), then
-    wait until it is this player's turn again."""
-    for _ in range(2):
-        before = actions(page)
-        page.click("#deck")
-        wait_change(page, before)
-        if page.evaluate("() => document.body.dataset.myTurn") != "1":
-            break
-    my_turn(page)
 
 
 def claim_codes(page: Any) -> set[str]:
@@ -42,12 +26,7 @@ def test_claimable_routes_are_marked_on_the_map(page: Any, requests_seen: Reques
     start_ai_game(page, level="hard")
     keep_all(page)
     # Draw until some route is claimable.
-    for _ in range(12):
-        my_turn(page)
-        if page.locator("#route-list .route-btn").count():
-            break
-        draw_two(page)
-    my_turn(page)
+    draw_until(page, "#route-list .route-btn")
     marked = set(page.evaluate("() => [...document.querySelectorAll('.route.claimable')].map(g => g.dataset.route)"))
     assert marked and marked == claim_codes(page)
     halo = page.locator(".route.claimable .halo").first
@@ -66,7 +45,7 @@ def test_an_opponents_claim_is_highlighted_and_summed_up(page: Any, requests_see
     page.set_viewport_size({"width": 1366, "height": 768})
     start_ai_game(page, level="hard")
     keep_all(page)
-    my_turn(page)
+    wait_my_turn(page)
     owned_by_ai = "() => [...document.querySelectorAll('.route.claimed[data-owner=\"1\"]')].map(g => g.dataset.route)"
     highlighted_now = "() => [...document.querySelectorAll('.route.last-move')].map(g => g.dataset.route)"
     # Only the computer's claims are ever highlighted; play until one is.

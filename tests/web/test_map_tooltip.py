@@ -8,24 +8,14 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import RequestLog, shot
-from .driver import actions, keep_all, wait_change
+from .driver import draw_until, keep_all
 from .test_pages import start_ai_game
 
 
 def test_route_tooltip_shows_points_and_payments(page: Any, requests_seen: RequestLog) -> None:
     start_ai_game(page)
     keep_all(page)
-    for _ in range(15):
-        page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
-        if page.locator(".route.claimable").count():
-            break
-        for _ in range(2):
-            before = actions(page)
-            page.keyboard.press("d")
-            wait_change(page, before)
-            if page.evaluate("() => document.body.dataset.myTurn") != "1":
-                break
-    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+    draw_until(page, ".route.claimable")
     route = page.locator(".route.claimable").first
     code = route.get_attribute("data-code")
     route.focus()

@@ -10,12 +10,8 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import RequestLog, shot
-from .driver import actions, keep_all, wait_change
+from .driver import actions, draw_until, keep_all, wait_change, wait_my_turn
 from .test_pages import start_ai_game
-
-
-def my_turn(page: Any) -> None:
-    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
 
 
 def test_the_rules_panel_explains_the_nordic_rules(page: Any, requests_seen: RequestLog) -> None:
@@ -55,7 +51,7 @@ def test_dialog_help_opens_the_right_section_and_shortcuts_play(page: Any, reque
     page.keyboard.press("Escape")
     expect(page.locator("#rules-panel")).to_be_hidden()
     keep_all(page)
-    my_turn(page)
+    wait_my_turn(page)
     # "?" lists the shortcuts.
     page.locator("body").press("?")
     expect(page.locator("#shortcut-list")).to_contain_text("draw a card from the deck")
@@ -71,7 +67,7 @@ def test_dialog_help_opens_the_right_section_and_shortcuts_play(page: Any, reque
     before = actions(page)
     page.keyboard.press("d")
     wait_change(page, before)
-    my_turn(page)
+    wait_my_turn(page)
     # 1 takes the first face-up card when it may.
     if page.locator('button.faceup[data-slot="1"]').is_enabled():
         before = actions(page)
@@ -81,7 +77,7 @@ def test_dialog_help_opens_the_right_section_and_shortcuts_play(page: Any, reque
         before = actions(page)
         page.keyboard.press("d")
         wait_change(page, before)
-        my_turn(page)
+        wait_my_turn(page)
     # R opens the rules, and again closes them.
     page.keyboard.press("r")
     expect(page.locator("#rules-panel")).to_be_visible()
@@ -100,17 +96,7 @@ def test_dialog_help_opens_the_right_section_and_shortcuts_play(page: Any, reque
 def test_claim_by_typing_a_city_name(page: Any, requests_seen: RequestLog) -> None:
     start_ai_game(page)
     keep_all(page)
-    for _ in range(15):
-        my_turn(page)
-        if page.locator("#route-list .route-btn").count():
-            break
-        for _ in range(2):
-            before = actions(page)
-            page.keyboard.press("d")
-            wait_change(page, before)
-            if page.evaluate("() => document.body.dataset.myTurn") != "1":
-                break
-    my_turn(page)
+    draw_until(page, "#route-list .route-btn")
     name = page.locator("#route-list .route-btn").first.inner_text()
     city = name.split("–")[0].strip()
     page.locator("body").press("c")
@@ -129,7 +115,7 @@ def test_claim_by_typing_a_city_name(page: Any, requests_seen: RequestLog) -> No
 def test_the_skip_link_jumps_past_the_map(page: Any, requests_seen: RequestLog) -> None:
     start_ai_game(page)
     keep_all(page)
-    my_turn(page)
+    wait_my_turn(page)
     # The skip link is the first thing a Tab reaches, before the map's routes.
     first = page.evaluate(
         """() => [...document.querySelectorAll('a[href], button, input, select, [tabindex]')]
