@@ -77,11 +77,14 @@ class GameConfig:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One applied action with what it revealed. ``card`` is the card taken by a draw
     (public for a face-up slot, private for a blind draw); ``revealed`` the cards a
-    tunnel turned over; ``claimed`` whether a claim placed trains."""
+    tunnel turned over; ``claimed`` whether a claim placed trains.
+
+    A named tuple (immutable like the rest): one is made per action, and a tuple is
+    made in a third of the time of a frozen dataclass.
+    """
 
     player: int
     action: Action

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from typing import cast
 
 from .actions import (
     DECLINE_TUNNEL,
@@ -29,7 +30,7 @@ from .actions import (
     field_error,
 )
 from .cards import NUM_KINDS, Counts, describe_cards
-from .claims import CLAIM_SETS, LazySlots, RouteClaims, claim_candidates, expensive_claims, keep_action
+from .claims import CLAIM_SETS, claim_candidates, expensive_claims, keep_action
 from .core import EMPTY, INITIAL_TICKETS_KEPT, Phase
 from .errors import IllegalActionError, Reason
 from .payments import can_pay, check_payment, check_tunnel_extra, tunnel_extra_options
@@ -70,6 +71,10 @@ class LegalActions:
         return f"<LegalActions {[a.notation() for a in self._items()]}>"
 
 
+_CHOOSE_ACTION = Phase.CHOOSE_ACTION
+_SECOND_CARD = Phase.SECOND_CARD
+
+
 class GameRules(GameCore):
     """A game with its legal moves and checks; :class:`~ttr_nordic.engine.state.GameState` is the full game."""
 
@@ -86,10 +91,14 @@ class GameRules(GameCore):
     def legal_action_list(self) -> list[Action]:
         """The legal actions as a fresh list (one per payment structure for claims)."""
         phase = self.phase
-        if phase is Phase.CHOOSE_ACTION:
+        if phase is _CHOOSE_ACTION:
             return self._choose_action_list()
-        if phase is Phase.SECOND_CARD:
-            out: list[Action] = [DRAW_FACE_UP[i] for i, c in enumerate(self.display) if c != EMPTY]
+        if phase is _SECOND_CARD:
+            display = self.display
+            if EMPTY in display:
+                out: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
+            else:
+                out = [*DRAW_FACE_UP]
             if self.deck or any(self.discard):
                 out.append(DRAW_BLIND)
             return out
@@ -116,6 +125,7 @@ class GameRules(GameCore):
         return []
 
     def _choose_action_list(self) -> list[Action]:
+        # The hot path of random play and rollouts: one function, locals only.
         display = self.display
         if EMPTY in display:
             out: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
@@ -125,18 +135,12 @@ class GameRules(GameCore):
             out.append(DRAW_BLIND)
         if self.ticket_deck:
             out.append(DRAW_TICKETS)
-        self._append_claims(out)
-        if not out:
-            out.append(PASS)
-        return out
-
-    def _append_claims(self, out: list[Action]) -> None:
+        # Claims: the candidates of this hand (cached per hand), filtered by ownership and trains.
         p = self.current
-        hand = self.hands[p]
-        key = (hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7], hand[8])
+        key = cast(Counts, tuple(self.hands[p]))  # a hand always has the nine kinds
         cached = self._candidates.get(key)
         if cached is None:
-            cached = self._claim_candidates(key)
+            cached = claim_candidates(self.board, self._routes, self._simple_ids, self._candidates, key)
         candidates, lazy = cached
         trains = self.trains[p]
         owner = self.route_owner
@@ -155,14 +159,11 @@ class GameRules(GameCore):
             claims = lazy[-1 - cid]
             if claims is None:
                 # Ferries and Murmansk–Lieksa are worked out only once they are claimable.
-                claims = lazy[-1 - cid] = self._expensive_claims(rid, key)  # type: ignore[index]
+                claims = lazy[-1 - cid] = expensive_claims(self.board, self._candidates, rid, key)  # type: ignore[index]
             out.extend(claims)
-
-    def _expensive_claims(self, rid: int, hand: Counts) -> tuple[Claim, ...]:
-        return expensive_claims(self.board, self._candidates, rid, hand)
-
-    def _claim_candidates(self, hand: Counts) -> tuple[RouteClaims, LazySlots]:
-        return claim_candidates(self.board, self._routes, self._simple_ids, self._candidates, hand)
+        if not out:
+            out.append(PASS)
+        return out
 
     def _can_claim_any(self) -> bool:
         p = self.current

@@ -8,8 +8,8 @@ scoring, views and records on top of it; create games with ``GameState.new``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Self
+from collections.abc import Callable, Sequence
+from typing import Any, Self
 
 from .actions import (
     NUM_SLOTS,
@@ -263,22 +263,11 @@ class GameCore:
         """Apply a legal action without checking it: the fast path for search. An illegal
         action here corrupts the state; use :meth:`apply` for untrusted input."""
         self.history.append(action)
-        if isinstance(action, DrawFaceUp):
-            self._take_face_up(action)
-        elif isinstance(action, DrawBlind):
-            self._take_blind(action)
-        elif isinstance(action, Claim):
-            self._claim_route(action)
-        elif isinstance(action, KeepTickets):
-            self._keep_tickets(action)
-        elif isinstance(action, DrawTickets):
-            self._draw_tickets(action)
-        elif isinstance(action, PayTunnelExtra):
-            self._pay_tunnel_extra(action)
-        elif isinstance(action, DeclineTunnel):
-            self._decline_tunnel(action)
-        else:
-            self._pass(action)
+        # One dict lookup by exact type instead of a chain of isinstance tests.
+        apply = _APPLY.get(type(action))
+        if apply is None:
+            apply = _apply_for_subclass(action)
+        apply(self, action)
 
     def _draw_card(self) -> int:
         """The top card of the draw pile, reshuffling the discard pile when needed (R5.5)."""
@@ -293,7 +282,10 @@ class GameCore:
         return deck.pop()
 
     def _after_first_card(self) -> None:
-        if self.phase is Phase.CHOOSE_ACTION and self.available_cards():
+        # available_cards() > 0, short-circuited: the draw pile is rarely empty.
+        if self.phase is Phase.CHOOSE_ACTION and (
+            self.deck or any(self.discard) or any(card != EMPTY for card in self.display)
+        ):
             self.phase = Phase.SECOND_CARD
         else:
             self._end_turn(passed=False)
@@ -469,3 +461,23 @@ class GameCore:
 
     def _game_over(self) -> None:
         self.phase = Phase.GAME_OVER
+
+
+_APPLY: dict[type, Callable[[Any, Any], None]] = {
+    DrawFaceUp: GameCore._take_face_up,
+    DrawBlind: GameCore._take_blind,
+    Claim: GameCore._claim_route,
+    KeepTickets: GameCore._keep_tickets,
+    DrawTickets: GameCore._draw_tickets,
+    PayTunnelExtra: GameCore._pay_tunnel_extra,
+    DeclineTunnel: GameCore._decline_tunnel,
+    Pass: GameCore._pass,
+}
+
+
+def _apply_for_subclass(action: Action) -> Callable[[Any, Any], None]:
+    """The transition of an instance of a subclass of an action type (Pass for anything else)."""
+    for kind, apply in _APPLY.items():
+        if isinstance(action, kind):
+            return apply
+    return GameCore._pass
