@@ -40,6 +40,11 @@ _lazy_claim_count = 0
 CLAIM_SETS: list[tuple[Claim, ...]] = [()]
 _CLAIM_SET_IDS: dict[tuple[Claim, ...], int] = {(): 0}
 _KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
+# Claim set ids of gray regular routes by (route, length, colors held in enough number) and of
+# tunnels by (route, length, color, the counts that matter capped at the length): a new hand
+# then finds them without building and hashing tuples of claims.
+_GRAY_IDS: dict[tuple[int, int, int], int] = {}
+_TUNNEL_IDS: dict[tuple[int, ...], int] = {}
 # The caches above are shared by all games, also games on other threads (expert AIs think
 # in threads): lookups and inserts are single dict operations, atomic in CPython; the rare
 # multi-step changes (a new claim set id, dropping old hands) hold this lock.
@@ -123,13 +128,31 @@ def claim_candidates(
                 if hand[color] >= length:
                     found.append((rid, length, twin, simple[rid][color]))
             elif best_color >= length:
-                row = simple[rid]
-                claims = tuple([CLAIM_SETS[row[c]][0] for c in COLORS if hand[c] >= length])
-                found.append((rid, length, twin, _claim_set_id(claims)))
+                # The colors held in enough number decide the claims: look their set up by them.
+                mask = 0
+                for c in COLORS:
+                    if hand[c] >= length:
+                        mask |= 1 << c
+                gray_key = (rid, length, mask)
+                cid = _GRAY_IDS.get(gray_key)
+                if cid is None:
+                    row = simple[rid]
+                    claims = tuple([CLAIM_SETS[row[c]][0] for c in COLORS if hand[c] >= length])
+                    cid = _GRAY_IDS[gray_key] = _claim_set_id(claims)
+                found.append((rid, length, twin, cid))
         elif kind == TUNNEL_CODE:
             top = best_color if color == GRAY else hand[color]
             if top + locos >= length:
-                found.append((rid, length, twin, _claim_set_id(_claims(rid, tunnel_options(board_routes[rid], hand)))))
+                # A tunnel's payments depend on the counts only up to its length.
+                if color == GRAY:
+                    tunnel_key: tuple[int, ...] = (rid, length, color, *[min(n, length) for n in hand])
+                else:
+                    tunnel_key = (rid, length, color, min(hand[color], length), min(locos, length))
+                cid = _TUNNEL_IDS.get(tunnel_key)
+                if cid is None:
+                    payments = tunnel_options(board_routes[rid], hand)
+                    cid = _TUNNEL_IDS[tunnel_key] = _claim_set_id(_claims(rid, payments))
+                found.append((rid, length, twin, cid))
         elif kind == FERRY_CODE:
             if hand_total >= length and (locos or hand_total >= length + 2):
                 found.append((rid, length, twin, -1 - slots))
