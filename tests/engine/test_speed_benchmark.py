@@ -28,3 +28,10 @@ def test_engine_speed_without_freeze_and_bad_arguments() -> None:
     refused = run_benchmark("engine_speed.py", "--games", "0")
     assert refused.returncode == 2
     assert "--games and --runs must be at least 1" in refused.stderr
+
+
+def test_engine_speed_plays_route_focus_games() -> None:
+    done = run_benchmark("engine_speed.py", "--policy", "route_focus", "--games", "2", "--runs", "1")
+    assert done.returncode == 0, done.stderr
+    assert "route focus 2-player games" in done.stdout.splitlines()[0]
+    assert float(done.stdout.splitlines()[-1].split()[1]) > 0

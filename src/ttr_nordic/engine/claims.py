@@ -74,7 +74,16 @@ def claim_action(route: int, payment: Counts) -> Claim:
 
 
 def _claims(route: int, payments: list[Counts]) -> tuple[Claim, ...]:
-    return tuple([claim_action(route, payment) for payment in payments])
+    # claim_action inlined: a new ferry hand makes a few dozen of these at once.
+    cache = _CLAIM_CACHE
+    out: list[Claim] = []
+    for payment in payments:
+        key = (route, payment)
+        action = cache.get(key)
+        if action is None:
+            action = cache[key] = Claim(route, payment)
+        out.append(action)
+    return tuple(out)
 
 
 def keep_action(tickets: tuple[int, ...]) -> KeepTickets:
