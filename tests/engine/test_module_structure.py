@@ -199,3 +199,15 @@ def test_public_names_are_unchanged() -> None:
     # The names other code imported from the state module still come from there.
     for name in ("Decision", "GameConfig", "GameState", "LegalActions", "LogEntry", "Phase", "TunnelAttempt"):
         assert getattr(state_module, name) is getattr(ttr_nordic.engine, name)
+
+
+def test_log_entries_stay_frozen_dataclasses() -> None:
+    # Other code copies log entries with dataclasses.replace (the property tests' resampling).
+    import dataclasses
+
+    from ttr_nordic.engine import DrawBlind, LogEntry
+
+    entry = LogEntry(0, DrawBlind(), card=3)
+    assert dataclasses.replace(entry, card=4) == LogEntry(0, DrawBlind(), card=4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        entry.card = 5  # type: ignore[misc]

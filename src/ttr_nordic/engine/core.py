@@ -77,14 +77,11 @@ class GameConfig:
             )
 
 
-class LogEntry(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class LogEntry:
     """One applied action with what it revealed. ``card`` is the card taken by a draw
     (public for a face-up slot, private for a blind draw); ``revealed`` the cards a
-    tunnel turned over; ``claimed`` whether a claim placed trains.
-
-    A named tuple (immutable like the rest): one is made per action, and a tuple is
-    made in a third of the time of a frozen dataclass.
-    """
+    tunnel turned over; ``claimed`` whether a claim placed trains."""
 
     player: int
     action: Action
