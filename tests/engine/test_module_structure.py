@@ -211,3 +211,20 @@ def test_log_entries_stay_frozen_dataclasses() -> None:
     assert dataclasses.replace(entry, card=4) == LogEntry(0, DrawBlind(), card=4)
     with pytest.raises(dataclasses.FrozenInstanceError):
         entry.card = 5  # type: ignore[misc]
+
+
+def test_logged_draws_are_ordinary_log_entries() -> None:
+    import dataclasses
+    import random
+
+    from ttr_nordic.engine import GameState, LogEntry
+
+    state = GameState.new(players=2, seed=4)
+    choose = random.Random(4).choice
+    while not state.is_over:
+        state.apply_unchecked(choose(state.legal_action_list()))
+    for entry in state.log:
+        assert type(entry) is LogEntry
+        fields = {field.name: getattr(entry, field.name) for field in dataclasses.fields(LogEntry)}
+        assert entry == LogEntry(**fields)
+        assert hash(entry) == hash(LogEntry(**fields))
