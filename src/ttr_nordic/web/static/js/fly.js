@@ -57,7 +57,9 @@ export function makeFlier() {
     const [x1, y1] = centre(target);
     const duration = DURATION[speed] || DURATION.normal;
     const now = performance.now();
-    const delay = Math.max(0, queueEnd - now);
+    // Draws follow one another, but never lag more than one flight behind the game (a fast
+    // player would otherwise build up a backlog of old draws still flying).
+    const delay = Math.min(duration, Math.max(0, queueEnd - now));
     queueEnd = now + delay + duration * 0.55;
     const animation = node.animate([
       { transform: `translate(${x0}px, ${y0}px) translate(-50%, -50%) scale(1.15)`, opacity: 1 },
