@@ -47,6 +47,7 @@ def test_start_page_and_replay(axe_page: Any, base_url: str) -> None:
     game_id, token = play_hotseat_to_the_end(base_url, page)
     page.goto(f"/play/{game_id}?seat={token}")
     page.locator("#final-dialog").wait_for()
+    expect(page.locator("#final-dialog .help-button")).to_have_attribute("data-rules", "scoring")
     found += serious_violations(page, "final scores")
     page.goto(f"/replay/{game_id}?token={token}")
     expect(page.locator("#replay-step")).to_be_visible()

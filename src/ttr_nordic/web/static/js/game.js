@@ -603,6 +603,7 @@ export async function gamePage(app, gameId, token) {
       el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: "Watch the replay" }),
       el("a", { class: "button", href: "/", text: "New game" }), close], { className: "final", modal: true });
     d.node.id = "final-dialog";
+    d.node.append(corner(helpButton("scoring", "scoring")));
     close.addEventListener("click", d.close);
   }
 
@@ -643,6 +644,7 @@ export async function gamePage(app, gameId, token) {
     showDialog("info:route-search", () => {
       const d = dialog("Claim a route", el("div", {}, input, results), [cancel], { className: "route-search" });
       d.node.id = "route-search";
+      d.node.append(corner(helpButton("turn", "claiming a route")));
       return d;
     });
     fill();
