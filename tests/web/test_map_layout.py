@@ -23,7 +23,7 @@ def box_of(page: Any, selector: str) -> Any:
     return None
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 740), (1366, 768)])
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 740), (1366, 768), (3840, 2160)])
 def test_a_turn_fits_the_screen(page: Any, requests_seen: RequestLog, width: int, height: int) -> None:
     page.set_viewport_size({"width": width, "height": height})
     start_ai_game(page)
@@ -40,6 +40,11 @@ def test_a_turn_fits_the_screen(page: Any, requests_seen: RequestLog, width: int
             box = box_of(page, selector)
             assert box is not None and box["height"] >= 44 and box["width"] >= 44, (selector, box)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    if width >= 3000:
+        # A 4K screen at a pixel ratio of 1: the panels grow with the map (text at least 24 px).
+        assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)") >= 24
+        side = box_of(page, ".side")
+        assert side is not None and side["width"] >= 0.15 * width, side
     shot(page, f"turn-{width}x{height}")
     assert requests_seen.errors == []
 
