@@ -144,6 +144,18 @@ def test_confirm_before_claim_can_be_turned_off(page: Any, requests_seen: Reques
     assert page.locator("#claim-dialog").count() == 0
     expect(page.locator(f'.route[data-code="{code}"]')).to_have_class(re.compile("claimed"))
     assert page.locator(f'.route[data-code="{code}"]').get_attribute("data-owner") == "0"
+    # A claimed route is more than a new fill: a heavy dark frame and the owner's number on each car.
+    marks = page.evaluate(
+        """code => { const g = document.querySelector(`.route[data-code="${code}"]`);
+             const own = getComputedStyle(g.querySelector('.car'));
+             const free = getComputedStyle(document.querySelector('.route:not(.claimed) .car'));
+             const letters = [...document.querySelectorAll(`.car-letter[data-route="${g.dataset.route}"]`)];
+             return {own: parseFloat(own.strokeWidth), free: parseFloat(free.strokeWidth),
+                     letters: letters.map((t) => t.textContent)}; }""",
+        code,
+    )
+    assert marks["own"] >= 2 and marks["own"] > marks["free"], marks
+    assert marks["letters"] and set(marks["letters"]) == {"1"}, marks
     page.reload()
     wait_state(page)
     expect(page.locator("#confirm-claims")).not_to_be_checked()
