@@ -233,3 +233,48 @@ def test_a_quick_double_tap_on_the_deck_draws_two_cards(page: Any, requests_seen
     log = page.locator("#log li").all_inner_texts()
     assert sum("Tester drew" in line and "from the deck" in line for line in log) == 2
     assert requests_seen.errors == []
+
+
+def test_the_hint_shows_what_the_expert_would_do_and_can_be_switched_off(page: Any, requests_seen: RequestLog) -> None:
+    start_ai_game(page)
+    keep_all(page)
+    wait_my_turn(page)
+    button = page.locator("#hint-button")
+    expect(button).to_be_visible()
+    button.click()
+    box = page.locator("#hint")
+    expect(box).to_contain_text("The expert would:", timeout=20000)
+    # The move is marked where it is made: a route on the map, or a card, the deck or the tickets.
+    marked = page.locator(".route.hint, button.hinted")
+    text = box.inner_text()
+    assert marked.count() == 1 or "ticket" in text.lower(), text
+    expect(button).to_be_disabled()  # one hint per decision
+    # Acting moves on: the hint goes; the next decision may ask again, with the H key.
+    draw_two(page)
+    expect(box).to_be_hidden()
+    expect(page.locator(".route.hint, button.hinted")).to_have_count(0)
+    page.locator("body").press("h")
+    expect(box).to_contain_text("The expert would:", timeout=20000)
+    # Switched off (and remembered): no button, and H does nothing.
+    page.locator("#hints-setting").uncheck()
+    expect(box).to_be_hidden()
+    expect(button).to_be_hidden()
+    draw_two(page)
+    page.locator("body").press("h")
+    page.wait_for_timeout(300)
+    expect(box).to_be_hidden()
+    page.reload()
+    wait_state(page)
+    wait_my_turn(page)
+    expect(page.locator("#hints-setting")).not_to_be_checked()
+    expect(page.locator("#hint-button")).to_be_hidden()
+    assert requests_seen.errors == []
+
+
+def test_no_hints_with_friends(page: Any, requests_seen: RequestLog) -> None:
+    urls = create_online(page, ["Astrid", "Leif"])
+    page.goto(urls[0])
+    wait_state(page)
+    assert page.locator("#hints-setting").count() == 0
+    expect(page.locator("#hint-button")).to_be_hidden()
+    assert requests_seen.errors == []

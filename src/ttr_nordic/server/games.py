@@ -107,6 +107,7 @@ class Client:
     log_over: bool = False  # whether that is the end-of-game log (which reveals everything)
     log_length: int = 0  # how many of its entries the client holds
     presence: bool = False  # whether it asked for presence messages (``&presence=1``)
+    hinting: bool = False  # a hint is being searched for this connection
 
     queued_bytes: int = 0  # the size of the text messages waiting in ``queue``
     dropped: bool = False  # set when the client stopped reading and is being closed
@@ -187,8 +188,9 @@ class LiveGame:
             s.seat for s in self.seats if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
         )
 
-    def decision_job(self, seat: int) -> DecisionJob:
-        """What a worker needs to decide for the AI in ``seat`` now."""
+    def decision_job(self, seat: int, level: str | None = None) -> DecisionJob:
+        """What a worker needs to decide for ``seat`` now: its AI, or an agent of ``level``
+        (a hint for a person's seat)."""
         config = self.state.config
         return DecisionJob(
             game_id=self.id,
@@ -197,7 +199,7 @@ class LiveGame:
             first_player=config.first_player,
             actions=tuple(action.notation() for action in self.state.history),
             seat=seat,
-            level=self.seats[seat].level or "easy",
+            level=level or self.seats[seat].level or "easy",
             agent_seed=random.Random(f"{config.seed}:{seat}").getrandbits(32),
         )
 

@@ -100,10 +100,24 @@ export async function gamePage(app, gameId, token) {
   const confirmSetting = el("input", { type: "checkbox", id: "confirm-claims",
     checked: localStorage.getItem("ttr-confirm-claims") !== "0" });
   confirmSetting.addEventListener("change", () => localStorage.setItem("ttr-confirm-claims", confirmSetting.checked ? "1" : "0"));
+  // Hints (games against the computer): a button that asks what the expert would do; can be switched off.
+  const aiGame = summary.mode === "ai";
+  const hintSetting = el("input", { type: "checkbox", id: "hints-setting", checked: localStorage.getItem("ttr-hints") !== "0" });
+  const hintButton = el("button", { type: "button", class: "small", id: "hint-button", hidden: true,
+    title: "What would the expert do? (H)", onclick: () => askHint() }, "Hint");
+  const hintBox = el("div", { class: "hint-box", id: "hint", hidden: true, "aria-live": "polite" });
+  let hint = null; // {actions, action} of the hint shown, or {actions, waiting: true}
+  hintSetting.addEventListener("change", () => {
+    localStorage.setItem("ttr-hints", hintSetting.checked ? "1" : "0");
+    if (!hintSetting.checked) hint = null;
+    renderHint();
+  });
   const settings = el("div", { class: "settings", id: "settings" },
     el("label", { class: "anim-setting" }, "Animations ", animSetting),
     el("label", { class: "anim-setting", title: "Off: a route with a single way to pay is claimed on the first click" },
-      confirmSetting, " Confirm claims"));
+      confirmSetting, " Confirm claims"),
+    aiGame ? el("label", { class: "anim-setting", title: "A button that shows what the expert would do (H)" },
+      hintSetting, " Hints") : null);
   const flier = makeFlier();
   let flownUpTo = null; // log entries up to here were shown (or were there when the page opened)
   const cityIdByName = new Map(board.cities.map((c) => [c.name, c.id]));
@@ -113,7 +127,8 @@ export async function gamePage(app, gameId, token) {
   // Online: who is at the table goes with the players; elsewhere the signal switches go last.
   const atTable = summary.mode === "online" ? online.panel : null;
   const guide = makeGuide(gameId);
-  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), guide.node, recent,
+  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, hintButton, conn), hintBox,
+    guide.node, recent,
     players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
@@ -141,9 +156,11 @@ export async function gamePage(app, gameId, token) {
       }
       else if (m.type === "game_over") { result = m; render(); }
       else if (m.type === "presence") online.presence(m.present);
+      else if (m.type === "hint") { if (msg && m.actions === msg.actions) { hint = m; renderHint(); } }
       else if (m.type === "error") {
         sentAt = null;
         queued = null;
+        if (m.code && m.code.startsWith("HINT") && hint && hint.waiting) { hint = null; renderHint(); }
         toast(`${m.message}${m.code ? ` (${m.code})` : ""}`);
         if (["BAD_TOKEN", "GAME_NOT_FOUND", "NOT_YOUR_SEAT"].includes(m.code)) fatal = true;
       }
@@ -227,10 +244,42 @@ export async function gamePage(app, gameId, token) {
     flyDraws(view);
     renderPass();
     renderDialogs(view);
+    renderHint();
     if (result && !scoringShown) showScoring();
     online.update(msg, result);
     guide.update({ view, legal: legal(), claimable, since, result, hidden: privateHidden(), routeByCode });
     keepFocus(focusBefore);
+  }
+
+  /** Ask the server what the expert would do now (searched on this seat's view only). */
+  function askHint() {
+    if (!aiGame || !hintSetting.checked || !msg || !view().is_my_turn || !legal().length || result) return;
+    if (hint && hint.actions === msg.actions) return; // asked already for this decision
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    hint = { actions: msg.actions, waiting: true };
+    ws.send(JSON.stringify({ type: "hint", seat: msg.seat }));
+    renderHint();
+  }
+  const view = () => msg.view;
+
+  /** The hint for the current decision: its words, and its place marked on the page. */
+  function renderHint() {
+    const mine = aiGame && hintSetting.checked && msg && msg.view.is_my_turn && legal().length > 0 && !result;
+    hintButton.hidden = !mine;
+    if (hint && (!msg || hint.actions !== msg.actions || !mine)) hint = null;
+    document.querySelectorAll(".hinted").forEach((n) => n.classList.remove("hinted"));
+    map.setClass("hint");
+    hintBox.hidden = !hint;
+    hintButton.disabled = Boolean(hint);
+    if (!hint) return;
+    if (hint.waiting) { hintBox.replaceChildren(el("span", { class: "muted", text: "The expert is thinking…" })); return; }
+    const entry = legal().find((a) => a.action === hint.action);
+    hintBox.replaceChildren(el("strong", { text: "The expert would: " }), entry ? entry.label : hint.action);
+    const action = hint.action;
+    if (action.startsWith("C ")) map.setClass("hint", [routeByCode.get(action.split(" ")[1]).id]);
+    const target = /^F[1-5]$/.test(action) ? document.querySelector(`button.faceup[data-slot="${action.slice(1)}"]`)
+      : action === "B" ? document.getElementById("deck") : action === "T" ? document.getElementById("draw-tickets") : null;
+    if (target) target.classList.add("hinted");
   }
 
   /** The other players' draws since the last render fly from the deck, the display or the ticket pile to them. */
@@ -611,7 +660,7 @@ export async function gamePage(app, gameId, token) {
 
   // ---- keyboard --------------------------------------------------------------------------------
   const act = (action) => { if (has(action)) send(action); };
-  const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(),
+  const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(), h: () => askHint(),
     "+": () => zoom.zoomIn(), "=": () => zoom.zoomIn(), "-": () => zoom.zoomOut(), 0: () => zoom.reset(),
     r: () => (rulesOpen() ? closeRules() : openRules()), "?": showShortcuts, Escape: () => closeRules() };
   for (let slot = 1; slot <= 5; slot++) keys[String(slot)] = () => act(`F${slot}`);
