@@ -21,6 +21,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from ttr_nordic.ai.expert import LightRouteFocus, play_out
@@ -85,6 +86,30 @@ def r2(pairs: list[tuple[float, float]]) -> float:
     return 1.0 - sse / sst if sst else float("nan")
 
 
+def r2_fitted(pairs: list[tuple[float, float]]) -> float:
+    """The squared correlation: the R² after the best linear rescaling of the predictor (what a
+    search that only compares positions needs)."""
+    actual = [a for a, _ in pairs]
+    predicted = [p for _, p in pairs]
+    if statistics.pstdev(actual) == 0 or statistics.pstdev(predicted) == 0:
+        return float("nan")
+    return statistics.correlation(actual, predicted) ** 2
+
+
+def table(
+    rows: list[dict[str, float]], predictors: list[str], score: Callable[[list[tuple[float, float]]], float], title: str
+) -> None:
+    print(title)
+    print(f"{'stage':<12}{'positions':>10}" + "".join(f"{p:>14}" for p in predictors))
+    for low, high in (*STAGES, (0.0, 1.01)):
+        part = [r for r in rows if low <= r["stage"] < high]
+        if len(part) < 3:
+            continue
+        label = "all" if (low, high) == (0.0, 1.01) else f"{low:.2f}-{min(high, 1.0):.2f}"
+        cells = "".join(f"{score([(r['actual'], r[p]) for r in part]):>14.3f}" for p in predictors)
+        print(f"{label:<12}{len(part):>10}{cells}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, choices=(2, 3), default=2)
@@ -100,15 +125,8 @@ def main() -> None:
             rows.extend(part)
     predictors = ["model", *(f"rollouts_{k}" for k in KS)]
     print(f"{args.players} players, {args.games} games (seed {args.seed}), {len(rows)} positions")
-    head = f"{'stage':<12}{'positions':>10}" + "".join(f"{p:>14}" for p in predictors)
-    print(head)
-    for low, high in (*STAGES, (0.0, 1.01)):
-        part = [r for r in rows if low <= r["stage"] < high]
-        if len(part) < 3:
-            continue
-        label = "all" if (low, high) == (0.0, 1.01) else f"{low:.2f}-{min(high, 1.0):.2f}"
-        cells = "".join(f"{r2([(r['actual'], r[p]) for r in part]):>14.3f}" for p in predictors)
-        print(f"{label:<12}{len(part):>10}{cells}")
+    table(rows, predictors, r2, "R² as a predictor of the final margin (1 - SSE/SST, no fitting):")
+    table(rows, predictors, r2_fitted, "R² after a linear fit (squared correlation):")
     model_ms = 1000 * statistics.median(r["model_s"] for r in rows)
     rollout_ms = 1000 * statistics.median(r["rollout_s"] for r in rows)
     print(
