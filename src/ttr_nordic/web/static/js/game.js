@@ -106,6 +106,9 @@ export async function gamePage(app, gameId, token) {
   const hintButton = el("button", { type: "button", class: "small", id: "hint-button", hidden: true,
     title: "What would the expert do? (H)", onclick: () => askHint() }, "Hint");
   const hintBox = el("div", { class: "hint-box", id: "hint", hidden: true, "aria-live": "polite" });
+  // The hint button floats on the map's bottom left (open sea): no extra height in the panels,
+  // where a phone has no pixel to spare.
+  mapWrap.append(hintButton);
   let hint = null; // {actions, action} of the hint shown, or {actions, waiting: true}
   hintSetting.addEventListener("change", () => {
     localStorage.setItem("ttr-hints", hintSetting.checked ? "1" : "0");
@@ -127,7 +130,7 @@ export async function gamePage(app, gameId, token) {
   // Online: who is at the table goes with the players; elsewhere the signal switches go last.
   const atTable = summary.mode === "online" ? online.panel : null;
   const guide = makeGuide(gameId);
-  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, hintButton, conn), hintBox,
+  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), hintBox,
     guide.node, recent,
     players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
