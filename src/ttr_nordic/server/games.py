@@ -42,7 +42,7 @@ from ..engine import (
 )
 from .ai_workers import AIPool, DecisionJob
 from .cluster import CHANNEL, listen_dsn, listen_forever
-from .db import ActionRow, GameRow, SeatRow, file_identity, sqlite_path, utcnow
+from .db import ActionRow, GameRow, SeatRow, file_identity, shared_memory_fault, sqlite_path, utcnow
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
@@ -355,6 +355,7 @@ class GameService:
         # with it: each commit checks that the file is still the one opened.
         self._sqlite_path = sqlite_path(engine)
         self._sqlite_identity = file_identity(self._sqlite_path)
+        self._shm_fault: str | None = None
         # On PostgreSQL other server processes may store moves of the games held here.
         self.shared = engine.dialect.name == "postgresql"
         self.origin = uuid.uuid4().hex[:12]  # names this process in its notifications
@@ -365,7 +366,26 @@ class GameService:
 
     async def _in_db_thread(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db, lambda: function(*args, **kwargs))
+
+        def guarded() -> R:
+            self._check_shared_memory()
+            return function(*args, **kwargs)
+
+        return await loop.run_in_executor(self._db, guarded)
+
+    def _check_shared_memory(self) -> None:
+        """Refuse to touch a SQLite database whose shared-memory file was made unwritable
+        (SQLite's next access would be a SIGBUS: see :func:`.db.unwritable_attribute`);
+        logged when that starts and when it ends."""
+        fault = shared_memory_fault(self._sqlite_path)
+        if (fault is None) != (self._shm_fault is None):
+            if fault is not None:
+                log.error("game database unusable: %s", fault)
+            else:
+                log.warning("game database usable again: its shared-memory file is writable")
+            self._shm_fault = fault
+        if fault is not None:
+            raise StorageError(fault)
 
     def _insert(self, game: GameRow) -> None:
         with self.sessions.begin() as session:
@@ -451,6 +471,8 @@ class GameService:
             batch, self._pending = self._pending, []
             try:
                 results = await self._in_db_thread(self._append_batch, [item for item, _ in batch])
+            except StorageError as exc:  # the database cannot be used now: every action of the batch fails
+                results = [exc] * len(batch)
             except BaseException as exc:  # cancelled, or the thread could not run
                 for _, future in batch:
                     if not future.done():
@@ -711,7 +733,8 @@ class GameService:
                 # Else forget the cached state so the next access replays what the database holds.
                 log.exception("cannot store action %d of game %s", index, game.id)
                 self.live.pop(game.id, None)
-                raise StorageError(f"the action could not be stored: {type(exc).__name__}") from exc
+                reason = str(exc) if isinstance(exc, StorageError) else type(exc).__name__
+                raise StorageError(f"the action could not be stored: {reason}") from exc
             game.state = after
             game.last_used = time.monotonic()
             game.broadcast()
