@@ -150,7 +150,7 @@ _UNWRITABLE_FLAGS = ((0x10, "immutable"), (0x20, "append-only"))
 
 
 def unwritable_attribute(path: Path) -> str | None:
-    """"immutable" or "append-only" when ``path`` carries that file attribute (``chattr +i``,
+    """ "immutable" or "append-only" when ``path`` carries that file attribute (``chattr +i``,
     ``chattr +a``; Linux), else None (also where the attribute cannot be read).
 
     SQLite maps the WAL index, ``<database>-shm``, into memory and writes to it on every read
