@@ -265,6 +265,10 @@ def test_headers_origin_and_no_tokens_in_the_log(server: Server) -> None:
     log = server.log()
     assert game_id in log  # the requests were logged...
     assert tokens[0] not in log and tokens[1] not in log  # ...without their secrets
+    # ...as access log lines (the redaction once broke uvicorn's access formatter: a "Logging
+    # error" traceback on stderr for every request instead of the line).
+    assert f'"GET /play/{game_id}?seat=… HTTP/1.1" 200' in log
+    assert "Logging error" not in log
 
 
 def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:

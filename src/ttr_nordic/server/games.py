@@ -335,6 +335,17 @@ def _notify(connection: Connection, game_ids: list[str], origin: str) -> None:
             connection.execute(_NOTIFY, {"channel": CHANNEL, "game": f"{game_id} {origin}"})
 
 
+#: Seconds before a process that found another one thinking for a game looks again.
+AI_LOCK_RETRY_S = 1.0
+_TRY_AI_LOCK = text("SELECT pg_try_advisory_lock(:key)")
+_AI_UNLOCK = text("SELECT pg_advisory_unlock(:key)")
+
+
+def ai_lock_key(game_id: str) -> int:
+    """The advisory lock key of a game's AI turns (a signed 64-bit number from its id)."""
+    return int.from_bytes(hashlib.sha256(f"ttr-ai:{game_id}".encode()).digest()[:8], "big", signed=True)
+
+
 class GameService:
     """Creates, loads and advances games; one per running app."""
 
@@ -803,28 +814,89 @@ class GameService:
             return
         game.ai_task = asyncio.get_running_loop().create_task(self._play_ai(game))
 
+    def _ai_to_move(self, game: LiveGame) -> bool:
+        state = game.state
+        return not state.is_over and game.seats[state.decision.player].kind == "ai"
+
     async def _play_ai(self, game: LiveGame) -> None:
         while not self._closing:
-            state = game.state
-            seat = state.decision.player
-            if state.is_over or game.seats[seat].kind != "ai":
-                return
-            expected = len(state.history)
-            legal = [action.notation() for action in state.legal_action_list()]
-            # The search runs in a worker process (see ai_workers): never in this event loop's threads.
-            notation = await self.ai.decide(game.decision_job(seat), legal)
-            if self._closing:
-                return
+            lock: Connection | None = None
+            if self.shared:
+                # Several processes may hold this game: the one that gets the game's advisory lock
+                # thinks, the others look again a little later (a process that dies takes its
+                # lock with its connection, so another one goes on).
+                try:
+                    lock = await self._in_db_thread(self._try_ai_lock, game.id)
+                except Exception:
+                    log.exception("cannot take the AI lock of game %s", game.id)
+                    return
+                if lock is None:
+                    await asyncio.sleep(AI_LOCK_RETRY_S)
+                    async with game.lock:
+                        await self._catch_up(game)
+                    if not self._ai_to_move(game):
+                        return
+                    continue
             try:
-                await self.act(game, seat, parse_action(notation), expected)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                # A storage fault: the game leaves memory (see act); the next access reloads it.
-                log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
-                return
-            if self.live.get(game.id) is not game:
-                return
+                if lock is not None:
+                    async with game.lock:
+                        await self._catch_up(game)  # think on the newest position
+                if not await self._play_ai_once(game):
+                    return
+            finally:
+                if lock is not None:
+                    await self._in_db_thread(self._release_ai_lock, lock, game.id)
+
+    async def _play_ai_once(self, game: LiveGame) -> bool:
+        """Make the AI move due now, if any; False when there is none or the task should stop."""
+        if not self._ai_to_move(game):
+            return False
+        state = game.state
+        seat = state.decision.player
+        expected = len(state.history)
+        legal = [action.notation() for action in state.legal_action_list()]
+        # The search runs in a worker process (see ai_workers): never in this event loop's threads.
+        notation = await self.ai.decide(game.decision_job(seat), legal)
+        if self._closing:
+            return False
+        try:
+            played = await self.act(game, seat, parse_action(notation), expected)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A storage fault: the game leaves memory (see act); the next access reloads it.
+            log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
+            return False
+        if not played:
+            log.warning(
+                "AI move %d of seat %d in game %s was made elsewhere first: thought twice", expected, seat, game.id
+            )
+        return self.live.get(game.id) is game
+
+    def _try_ai_lock(self, game_id: str) -> Connection | None:
+        """A connection holding ``game_id``'s AI advisory lock (PostgreSQL), or None when another
+        process holds it."""
+        connection = self.engine.connect()
+        try:
+            got = connection.execute(_TRY_AI_LOCK, {"key": ai_lock_key(game_id)}).scalar()
+            connection.commit()  # the lock is the session's: no transaction stays open
+        except Exception:
+            connection.close()
+            raise
+        if got:
+            return connection
+        connection.close()
+        return None
+
+    def _release_ai_lock(self, connection: Connection, game_id: str) -> None:
+        try:
+            connection.execute(_AI_UNLOCK, {"key": ai_lock_key(game_id)})
+            connection.commit()
+        except Exception:
+            log.exception("cannot release the AI lock of game %s: dropping its connection", game_id)
+            connection.invalidate()  # a closed session releases every lock it held
+        finally:
+            connection.close()
 
     # ------------------------------------------------------------ memory
 
