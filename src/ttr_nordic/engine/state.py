@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import random
 
-from .claims import route_tables as _route_tables
 from .core import (
     EMPTY,
     FINAL_ROUND_TRAINS,
@@ -67,7 +66,6 @@ __all__ = [
     "LogEntry",
     "Phase",
     "TunnelAttempt",
-    "_route_tables",
 ]
 
 
