@@ -18,7 +18,8 @@ from .cards import COLORS, LOCOMOTIVE, NUM_KINDS, Counts, to_counts
 from .core import FERRY_CODE, KIND_CODE, REGULAR_CODE, TUNNEL_CODE, RouteInfo
 from .payments import ferry_options, special_options, tunnel_options
 
-_CLAIM_CACHE: dict[tuple[int, Counts], Claim] = {}
+# The one Claim per (route, payment), by route then payment (no key tuple to build and hash).
+_CLAIMS_BY_ROUTE: dict[int, dict[Counts, Claim]] = {}
 # The claim candidates of one hand: (route, length, twin, claim set id) per route the hand
 # might pay for, plus a slot per ferry or Murmansk–Lieksa whose many payments are worked out
 # only once it is claimable (claim set id -1 - slot). The entries are plain integers, so the
@@ -66,22 +67,19 @@ def _claim_set_id(claims: tuple[Claim, ...]) -> int:
 
 def claim_action(route: int, payment: Counts) -> Claim:
     """The one shared :class:`Claim` of ``route`` with ``payment`` (actions are immutable)."""
-    key = (route, payment)
-    action = _CLAIM_CACHE.get(key)
-    if action is None:
-        action = _CLAIM_CACHE[key] = Claim(route, payment)
-    return action
+    return _claims(route, [payment])[0]
 
 
 def _claims(route: int, payments: list[Counts]) -> tuple[Claim, ...]:
-    # claim_action inlined: a new ferry hand makes a few dozen of these at once.
-    cache = _CLAIM_CACHE
+    by_payment = _CLAIMS_BY_ROUTE.get(route)
+    if by_payment is None:
+        by_payment = _CLAIMS_BY_ROUTE.setdefault(route, {})
+    get = by_payment.get
     out: list[Claim] = []
     for payment in payments:
-        key = (route, payment)
-        action = cache.get(key)
+        action = get(payment)
         if action is None:
-            action = cache[key] = Claim(route, payment)
+            action = by_payment[payment] = Claim(route, payment)
         out.append(action)
     return tuple(out)
 
@@ -200,7 +198,7 @@ def drop_candidates(cache: Candidates) -> None:
         hands = list(cache)
         for hand in hands[: (len(hands) + 1) // 2]:
             cache.pop(hand, None)
-        _CLAIM_CACHE.clear()  # ferry payments of the dropped hands; the claim sets keep the rest
+        _CLAIMS_BY_ROUTE.clear()  # ferry payments of the dropped hands; the claim sets keep the rest
         _lazy_claim_count = sum(
             len(claims) for _, lazy in list(cache.values()) for claims in lazy if claims is not None
         )
