@@ -36,6 +36,16 @@ def end_rewards(state: GameState, kind: str) -> list[float]:
     return [float(totals[p] - max(t for q, t in enumerate(totals) if q != p)) for p in range(len(totals))]
 
 
+def render_text(s: GameState) -> str:
+    """A text summary of a position: public information only (turn, display, scores, trains)."""
+    lines = [f"turn {s.turn}, {s.phase.value}; to decide: player {s.decision.player}"]
+    lines.append("display: " + " ".join(CARD_LETTERS[c] if c >= 0 else "-" for c in s.display))
+    for p in range(s.num_players):
+        routes = sum(1 for owner in s.route_owner if owner == p)
+        lines.append(f"player {p}: score {s.scores[p]}, trains {s.trains[p]}, routes {routes}")
+    return "\n".join(lines)
+
+
 class TTRNordicAEC(AECEnv):  # type: ignore[misc]
     """Ticket to Ride: Nordic Countries as a PettingZoo AEC environment."""
 
@@ -140,13 +150,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         """A text summary of the position (printed in ``human`` mode, returned in ``ansi``)."""
         if self.render_mode is None or self.state is None:
             return None
-        s = self.state
-        lines = [f"turn {s.turn}, {s.phase.value}; to decide: player {s.decision.player}"]
-        lines.append("display: " + " ".join(CARD_LETTERS[c] if c >= 0 else "-" for c in s.display))
-        for p in range(s.num_players):
-            routes = sum(1 for owner in s.route_owner if owner == p)
-            lines.append(f"player {p}: score {s.scores[p]}, trains {s.trains[p]}, routes {routes}")
-        text = "\n".join(lines)
+        text = render_text(self.state)
         if self.render_mode == "human":
             print(text)
             return None
