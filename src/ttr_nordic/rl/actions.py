@@ -105,9 +105,11 @@ class ActionSpace:
     claim_keys: tuple[tuple[int, int, int, int], ...]
     claim_index: dict[tuple[int, int, int, int], int]
     slotted_routes: frozenset[int]
-    # Ids of actions whose id needs no position (all but keeps and slotted claims): every
-    # step meets the same few hundred actions again, so encoding each once pays.
-    _fixed_ids: dict[Action, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # Ids of actions whose id needs no position (all but keeps and slotted claims), by the
+    # action object's id(): the engine hands out the same action objects again and again, so
+    # encoding each once pays, and an identity lookup is cheaper than hashing a dataclass. The
+    # entry keeps the object alive, so its id() cannot be reused while the entry exists.
+    _fixed_ids: dict[int, tuple[Action, int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def encode(self, action: Action, state: GameState | None = None, offer: Sequence[int] | None = None) -> int:
         """The id of ``action``, a legal action of ``state``.
@@ -181,20 +183,22 @@ class ActionSpace:
         fixed = self._fixed_ids
         slotted: list[Claim] | None = None
         for action in state.legal_action_list():
-            action_id = fixed.get(action)
-            if action_id is None:
-                if isinstance(action, KeepTickets):
-                    out[self._encode_keep(action, state.offers[state.current])] = action
-                    continue
-                if isinstance(action, Claim) and action.route in self.slotted_routes:
-                    if slotted is None:
-                        slotted = []
-                    slotted.append(action)
-                    continue
-                action_id = self._encode_fixed(action)
-                if len(fixed) >= _FIXED_CACHE_LIMIT:
-                    fixed.clear()
-                fixed[action] = action_id
+            entry = fixed.get(id(action))
+            if entry is not None and entry[0] is action:
+                out[entry[1]] = action
+                continue
+            if isinstance(action, KeepTickets):
+                out[self._encode_keep(action, state.offers[state.current])] = action
+                continue
+            if isinstance(action, Claim) and action.route in self.slotted_routes:
+                if slotted is None:
+                    slotted = []
+                slotted.append(action)
+                continue
+            action_id = self._encode_fixed(action)
+            if len(fixed) >= _FIXED_CACHE_LIMIT:
+                fixed.clear()
+            fixed[id(action)] = (action, action_id)
             out[action_id] = action
         if slotted:
             self._assign_slots(slotted, out)

@@ -82,6 +82,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self._seeds = random.Random()
         self.state: GameState | None = None
         self._legal: dict[int, Any] = {}
+        self._legal_index: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -105,6 +106,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
     def _select(self) -> None:
         assert self.state is not None
         self._legal = self.space.legal_ids(self.state)
+        self._legal_index = np.fromiter(self._legal, dtype=np.intp, count=len(self._legal))
         self.agent_selection = self.possible_agents[self.state.decision.player]
 
     def view(self, agent: str) -> PlayerView:
@@ -116,7 +118,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
         mask = np.zeros(self.space.size, dtype=np.int8)
         if agent == self.agent_selection and self.state is not None and not self.state.is_over:
-            mask[list(self._legal)] = 1
+            mask[self._legal_index] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
@@ -140,6 +142,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             self._legal = {}
+            self._legal_index = np.zeros(0, dtype=np.intp)
         else:
             self._select()
             self._accumulate_rewards()
