@@ -107,7 +107,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         assert self.state is not None
         self._legal = self.space.legal_ids(self.state)
         self._legal_index = np.fromiter(self._legal, dtype=np.intp, count=len(self._legal))
-        self.agent_selection = self.possible_agents[self.state.decision.player]
+        self.agent_selection = self.possible_agents[self.state.current]
 
     def view(self, agent: str) -> PlayerView:
         """The raw view of ``agent`` (what that player may see)."""
@@ -135,7 +135,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self.state.apply(chosen)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # Rewards stay zero until the end, so the zero dict of reset() is still right.
         if self.state.is_over:
             for agent_name, value in zip(self.agents, end_rewards(self.state, self.reward_kind), strict=True):
                 self.rewards[agent_name] = value
@@ -145,7 +145,6 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
             self._legal_index = np.zeros(0, dtype=np.intp)
         else:
             self._select()
-            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
