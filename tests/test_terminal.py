@@ -471,6 +471,35 @@ def test_replay_steps_forward_back_and_jumps(finished_record: tuple[Path, GameSt
     assert f"Move 1/{total}: {first_move}" in text
 
 
+def test_replay_draws_win_chances_and_lists_key_moments(finished_record: tuple[Path, GameState]) -> None:
+    path, state = finished_record
+    total = len(state.history)
+    script = Script(["k", "10", "q"])
+    assert run(["replay", str(path), "--no-color"], script.io()) == 0
+    text = script.text
+    # A sparkline per player over the whole game, a caret at the move shown, and the chances there.
+    assert "Win chances after move 0:" in text and "Win chances after move 10:" in text
+    ann = re.findall(r"^  Ann\s+([▁▂▃▄▅▆▇█]+)\s+(\d+)%$", text, flags=re.MULTILINE)
+    bot = re.findall(r"^  Bot\s+([▁▂▃▄▅▆▇█]+)\s+(\d+)%$", text, flags=re.MULTILINE)
+    assert len(ann) == len(bot) == 2
+    assert ann[0][1] == bot[0][1] == "50"  # nothing known before the first move
+    assert len(ann[0][0]) == min(60, total + 1)
+    assert all(int(a[1]) + int(b[1]) in (99, 100, 101) for a, b in zip(ann, bot, strict=True))
+    # "k": the key moments, largest swing first, each with its move.
+    moments = re.findall(r"^  move\s+(\d+): (Ann|Bot) ([+-])(\d+)% \((\d+)% -> (\d+)%\): (.+)$", text, re.MULTILINE)
+    assert 1 <= len(moments) <= 5
+    swings = [int(m[3]) for m in moments]
+    assert swings == sorted(swings, reverse=True)
+    assert all(0 < int(m[0]) < total for m in moments)
+    # --auto ends with the chart and the key moments; a replay shown as one player saw it has neither.
+    auto = Script()
+    assert run(["replay", str(path), "--auto", "--no-color"], auto.io()) == 0
+    assert f"Win chances after move {total}:" in auto.text and "Key moments" in auto.text
+    seen = Script()
+    assert run(["replay", str(path), "--auto", "--player", "1", "--no-color"], seen.io()) == 0
+    assert "Win chances" not in seen.text and "Key moments" not in seen.text
+
+
 def test_replay_auto_and_player_view_of_an_unfinished_game(tmp_path: Path) -> None:
     save = tmp_path / "unfinished.json"
     script = Script(strategy=random_answers(4), limit=30)

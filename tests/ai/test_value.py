@@ -140,3 +140,17 @@ def test_speed_benchmark_prints_its_figures() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 4 and all(" us, p99 " in line for line in lines)
+
+
+def test_generator_on_ray_writes_the_same_shards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ray = pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    config = DataConfig(players=2, seed=5, shard_games=1)
+    local, remote = tmp_path / "local", tmp_path / "ray"
+    list(generate(config, local, 2))
+    try:
+        assert sorted(k for k, _ in generate(config, remote, 2, workers=2, backend="ray")) == [0, 1]
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+    assert shard_bytes(remote) == shard_bytes(local)

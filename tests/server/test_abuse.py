@@ -265,6 +265,10 @@ def test_headers_origin_and_no_tokens_in_the_log(server: Server) -> None:
     log = server.log()
     assert game_id in log  # the requests were logged...
     assert tokens[0] not in log and tokens[1] not in log  # ...without their secrets
+    # ...as access log lines (the redaction once broke uvicorn's access formatter: a "Logging
+    # error" traceback on stderr for every request instead of the line).
+    assert f'"GET /play/{game_id}?seat=… HTTP/1.1" 200' in log
+    assert "Logging error" not in log
 
 
 def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
@@ -307,3 +311,89 @@ def test_a_database_deleted_while_running_acknowledges_nothing(tmp_path: Path) -
         assert json.loads(refused.value.read())["error"]["code"] == "STORAGE_UNAVAILABLE"
     finally:
         live.stop()
+
+
+def _chattr_works(folder: Path) -> bool:
+    probe = folder / "chattr-probe"
+    probe.touch()
+    try:
+        done = subprocess.run(["chattr", "+i", str(probe)], capture_output=True, check=False)
+        return done.returncode == 0
+    except FileNotFoundError:
+        return False
+    finally:
+        subprocess.run(["chattr", "-i", str(probe)], capture_output=True, check=False)
+        probe.unlink()
+
+
+def _answer(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] in ("error", "state"):
+            return message
+
+
+def test_an_immutable_shared_memory_file_is_refused_not_a_crash(tmp_path: Path) -> None:
+    # SQLite maps the WAL index (the "-shm" file) into memory; writing to the mapping of a file
+    # made immutable (chattr +i) raises SIGBUS, which used to kill the server without a word.
+    if not _chattr_works(tmp_path):
+        if os.environ.get("CI"):
+            pytest.fail("chattr +i does not work here (e2fsprogs and an ext4 /tmp are expected)")
+        pytest.skip("chattr +i does not work on this filesystem")
+    path = tmp_path / "shm.sqlite"
+    shm = Path(f"{path}-shm")
+    live = Server(tmp_path, database_url=f"sqlite:///{path}")
+    try:
+        live.wait_ready()
+        game_id, tokens = live.online_game()
+        with live.ws(game_id, tokens[0]) as ws:
+            state = _answer(ws)
+            assert shm.exists()
+            subprocess.run(["chattr", "+i", str(shm)], check=True)
+            try:
+                ws.send(json.dumps({"type": "act", "action": state["legal"][0]["action"]}))
+                message = _answer(ws)
+                assert message["type"] == "error" and message["code"] == "STORAGE_ERROR", message
+                assert "immutable" in message["message"]
+                assert live.process.poll() is None  # still serving
+                assert live.get("/api/board")["cities"]
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    live.post("/api/games", {"mode": "online", "seats": [{}, {}]})
+                assert refused.value.code == 503
+            finally:
+                subprocess.run(["chattr", "-i", str(shm)], check=True)
+        assert "immutable" in live.log()
+        # Writable again: the same move is stored (it was never acknowledged before).
+        with live.ws(game_id, tokens[0]) as ws:
+            state = _answer(ws)
+            assert state["actions"] == 0
+            ws.send(json.dumps({"type": "act", "action": state["legal"][0]["action"]}))
+            assert _answer(ws)["actions"] == 1
+    finally:
+        live.stop()
+
+
+def test_an_immutable_shared_memory_file_is_refused_at_start(tmp_path: Path) -> None:
+    if not _chattr_works(tmp_path):
+        if os.environ.get("CI"):
+            pytest.fail("chattr +i does not work here (e2fsprogs and an ext4 /tmp are expected)")
+        pytest.skip("chattr +i does not work on this filesystem")
+    path = tmp_path / "left.sqlite"
+    first = Server(tmp_path, database_url=f"sqlite:///{path}")
+    try:
+        first.wait_ready()
+        first.online_game()
+    finally:
+        first.stop()  # killed: the shared-memory file stays behind
+    shm = Path(f"{path}-shm")
+    assert shm.exists()
+    subprocess.run(["chattr", "+i", str(shm)], check=True)
+    try:
+        again = Server(tmp_path, database_url=f"sqlite:///{path}")
+        try:
+            assert again.process.wait(60) != 0
+        finally:
+            again.stop()
+        assert "immutable" in again.log() and "Bus error" not in again.log()
+    finally:
+        subprocess.run(["chattr", "-i", str(shm)], check=True)

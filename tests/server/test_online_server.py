@@ -84,7 +84,7 @@ def test_a_finished_game_is_shown_to_its_players_only(client: TestClient) -> Non
     assert game_id not in live
     assert client.get("/api/games").status_code == 403
     assert client.get("/api/server").json() == {"public_games": False}
-    for path in (f"/api/games/{game_id}/record", f"/api/games/{game_id}/replay/1"):
+    for path in (f"/api/games/{game_id}/record", f"/api/games/{game_id}/replay/1", f"/api/games/{game_id}/chances"):
         for headers in ({}, {"X-Game-Token": other}, {"X-Game-Token": "forged"}):
             response = client.get(path, headers=headers)
             assert response.status_code == 403, (path, headers)

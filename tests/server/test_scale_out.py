@@ -23,14 +23,17 @@ TIMEOUT = 15.0
 
 
 @contextmanager
-def _process(data_home: Path, database_url: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+def _process(
+    data_home: Path, database_url: str, log: Path | None = None
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     port = _free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
+    output = subprocess.DEVNULL if log is None else log.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "ttr_nordic.cli", "serve", "--port", str(port), "--database-url", database_url],
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=output,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60
@@ -47,6 +50,8 @@ def _process(data_home: Path, database_url: str) -> Iterator[tuple[int, subproce
         if process.poll() is None:
             process.kill()
         process.wait(10)
+        if log is not None:
+            output.close()  # type: ignore[union-attr]
 
 
 def _state(ws: ClientConnection, actions: int) -> dict[str, Any]:
@@ -166,3 +171,37 @@ def test_a_process_that_lost_its_notifications_catches_up(tmp_path: Path, postgr
         states = [_state(ws, 3) for ws in sockets]
         assert [s["actions"] for s in states] == [3, 3]
         _play(sockets, states, 4)  # and moves cross processes live again
+
+
+def test_one_process_thinks_for_a_computer_seat(tmp_path: Path, postgres_database: str) -> None:
+    """A game against the computer open on two processes: each computer move is searched by one
+    of them (the one holding the game's advisory lock), never by both."""
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    with ExitStack() as stack:
+        (port_a, _), (port_b, _) = (stack.enter_context(_process(tmp_path, postgres_database, log)) for log in logs)
+        seats = [{"kind": "human", "name": "Ola"}, {"kind": "ai", "level": "medium"}]
+        created = _http(port_a, "/api/games", {"mode": "ai", "seats": seats, "first_player": 0})
+        game_id, token = created["game"]["id"], created["invites"][0]["token"]
+        sockets = [
+            stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={token}"))
+            for port in (port_a, port_b)
+        ]
+        state = _state(sockets[0], 0)
+        _state(sockets[1], 0)
+        mine = 0
+        while state["actions"] - mine < 12 and mine < 80:
+            if not state["legal"]:
+                state = _state(sockets[0], state["actions"] + 1)
+                continue
+            # The person plays on process A; process B holds the game too (it hears every move).
+            sockets[0].send(
+                json.dumps({"type": "act", "action": state["legal"][0]["action"], "expected": state["actions"]})
+            )
+            mine += 1
+            state = _state(sockets[0], state["actions"] + 1)
+        assert state["actions"] - mine >= 12  # the computer's moves in between
+        assert _state(sockets[1], state["actions"])["actions"] >= state["actions"]
+    for log in logs:
+        text = log.read_text(errors="replace")
+        assert "thought twice" not in text, text[-2000:]
+        assert "Traceback" not in text, text[-2000:]

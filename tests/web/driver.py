@@ -55,6 +55,7 @@ def draw_until(page: Any, selector: str, turns: int = 15) -> None:
             return
         draw_two(page)
     wait_my_turn(page)
+    assert page.locator(selector).count(), f"nothing matches {selector} after {turns} turns of drawing"
 
 
 def click_route(page: Any, route: Any) -> None:
@@ -78,9 +79,15 @@ def keep_all(page: Any) -> None:
             box.check()
         confirm = page.locator("#keep-confirm")
         if confirm.is_enabled():
+            before = actions(page)
             confirm.click()
+            # Until the server has the choice the page still shows the dialog and "your turn":
+            # a caller that looked at the page now would see the old state.
+            wait_change(page, before)
             return
+    before = actions(page)
     page.locator("#keep-confirm").click()
+    wait_change(page, before)
 
 
 def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_shot: Any = None) -> str:

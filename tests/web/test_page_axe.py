@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 from .driver import keep_all, wait_state
 from .test_online_play import play_hotseat_to_the_end
 from .test_page_findings import tunnel_pending
-from .test_pages import start_ai_game
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
@@ -48,6 +47,7 @@ def test_start_page_and_replay(axe_page: Any, base_url: str) -> None:
     game_id, token = play_hotseat_to_the_end(base_url, page)
     page.goto(f"/play/{game_id}?seat={token}")
     page.locator("#final-dialog").wait_for()
+    expect(page.locator("#final-dialog .help-button")).to_have_attribute("data-rules", "scoring")
     found += serious_violations(page, "final scores")
     page.goto(f"/replay/{game_id}?token={token}")
     expect(page.locator("#replay-step")).to_be_visible()
@@ -57,8 +57,12 @@ def test_start_page_and_replay(axe_page: Any, base_url: str) -> None:
 
 def test_a_game_and_its_dialogs(axe_page: Any) -> None:
     page = axe_page
-    start_ai_game(page, level="easy")
+    # A guided game: the guide's panel is audited with the rest.
+    page.goto("/")
+    page.click("#start-guided")
+    page.wait_for_url("**/play/**")
     page.locator("#keep-dialog").wait_for()
+    expect(page.locator("#guide")).to_be_visible()
     found = serious_violations(page, "ticket dialog")
     keep_all(page)
     page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)

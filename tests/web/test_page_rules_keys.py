@@ -102,6 +102,7 @@ def test_claim_by_typing_a_city_name(page: Any, requests_seen: RequestLog) -> No
     page.locator("body").press("c")
     field = page.locator("#route-search-input")
     expect(field).to_be_focused()
+    expect(page.locator("#route-search .help-button")).to_have_attribute("data-rules", "turn")
     field.type(city)
     expect(page.locator("#route-search-results")).to_contain_text(city)
     page.keyboard.press("Enter")

@@ -206,9 +206,10 @@ class AIPool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool(), self.decider, job)
 
-    async def decide(self, job: DecisionJob, legal: list[str]) -> str:
+    async def decide(self, job: DecisionJob, legal: list[str], fallback: bool = True) -> str:
         """The AI's action for ``job`` in notation; ``legal`` (the legal actions in notation) is
-        what a random fallback picks from when every attempt failed."""
+        what a random fallback picks from when every attempt failed. Without ``fallback``
+        (a hint: a random move would mislead) that raises :class:`RuntimeError` instead."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_thinking)
         async with self._slots:
@@ -235,6 +236,8 @@ class AIPool:
                         type(exc).__name__,
                         exc,
                     )
+            if not fallback:
+                raise RuntimeError(f"no decision for seat {job.seat} of game {job.game_id} after {ATTEMPTS} tries")
             self.fallbacks += 1
             log.error(
                 "AI seat %d of game %s plays a random move after %d failed tries", job.seat, job.game_id, ATTEMPTS

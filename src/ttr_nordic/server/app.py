@@ -511,10 +511,10 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
     if kind in ("hand_over", "hand_back"):
         await _hand_over(service, game, client, data)
         return
-    if kind not in ("act", "view"):
+    if kind not in ("act", "view", "hint"):
         client.send(
             _error_message(
-                "UNKNOWN_TYPE", f"unknown message type {echo(kind)!r} (act, view, hand_over, hand_back or ping)"
+                "UNKNOWN_TYPE", f"unknown message type {echo(kind)!r} (act, view, hint, hand_over, hand_back or ping)"
             )
         )
         return
@@ -526,6 +526,20 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         client.send(_error_message("NOT_YOUR_SEAT", f"you do not control seat {echo(str(data['seat']))}"))
         return
     assert isinstance(seat, int)
+    if kind == "hint":
+        # Searched in a task: the socket keeps reading (and acting) while the expert thinks.
+        if game.mode != "ai":
+            client.send(_error_message("HINTS_OFF", "hints are offered in games against the computer"))
+        elif client.hinting:
+            client.send(_error_message("HINT_BUSY", "a hint is on its way already"))
+        elif game.state.is_over or game.state.decision.player != seat or game.seats[seat].kind != "human":
+            client.send(_error_message("NO_DECISION", f"seat {seat} has no decision to make now"))
+        else:
+            client.hinting = True
+            task = asyncio.get_running_loop().create_task(_hint(service, game, client, seat))
+            _hint_tasks.add(task)
+            task.add_done_callback(_hint_tasks.discard)
+        return
     if kind == "view":
         async with game.lock:
             client.shown = seat
@@ -563,6 +577,29 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         client.send(_error_message("STORAGE_ERROR", str(exc), action=shown))
         for other in list(game.clients):
             other.send(None)  # close: clients reconnect to the game as stored
+
+
+#: Hints being searched (a reference, so that a running task is not collected).
+_hint_tasks: set[asyncio.Task[None]] = set()
+#: The agent a hint asks.
+HINT_LEVEL = "expert"
+
+
+async def _hint(service: GameService, game: LiveGame, client: Client, seat: int) -> None:
+    """What the expert would do in ``seat``'s place now: searched in an AI worker on that
+    seat's view only, like a computer seat's move."""
+    try:
+        asked = len(game.state.history)
+        legal = [action.notation() for action in game.state.legal_action_list()]
+        notation = await service.ai.decide(game.decision_job(seat, HINT_LEVEL), legal, fallback=False)
+        client.send({"type": "hint", "seat": seat, "actions": asked, "action": notation})
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.warning("hint for seat %d of game %s failed: %s", seat, game.id, exc)
+        client.send(_error_message("HINT_FAILED", "no hint this time: try again"))
+    finally:
+        client.hinting = False
 
 
 async def _hand_over(service: GameService, game: LiveGame, client: Client, data: dict[str, Any]) -> None:

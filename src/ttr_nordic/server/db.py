@@ -7,6 +7,8 @@ those actions, so nothing acknowledged is lost when the process dies.
 
 from __future__ import annotations
 
+import array
+import fcntl
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -102,7 +104,11 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to date with the migrations shipped in this package."""
+    """Bring the schema up to date with the migrations shipped in this package (refused, with
+    :class:`DatabaseNotWritable`, where SQLite's shared-memory file cannot be written)."""
+    fault = shared_memory_fault(sqlite_path(engine))
+    if fault is not None:
+        raise DatabaseNotWritable(f"the game database {engine.url!r} cannot be opened safely: {fault}")
     from alembic import command
     from alembic.config import Config
 
@@ -138,10 +144,56 @@ def file_identity(path: Path | None) -> tuple[int, int] | None:
     return (stat.st_dev, stat.st_ino)
 
 
+#: Linux ``FS_IOC_GETFLAGS`` and the inode flags that forbid writing even to root.
+_FS_IOC_GETFLAGS = 0x80086601
+_UNWRITABLE_FLAGS = ((0x10, "immutable"), (0x20, "append-only"))
+
+
+def unwritable_attribute(path: Path) -> str | None:
+    """ "immutable" or "append-only" when ``path`` carries that file attribute (``chattr +i``,
+    ``chattr +a``; Linux), else None (also where the attribute cannot be read).
+
+    SQLite maps the WAL index, ``<database>-shm``, into memory and writes to it on every read
+    and write; on a file made immutable such a write is a SIGBUS that kills the process with
+    no word. So the file's attribute is checked before the database is used."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        flags = array.array("i", [0])
+        fcntl.ioctl(fd, _FS_IOC_GETFLAGS, flags, True)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    for bit, name in _UNWRITABLE_FLAGS:
+        if flags[0] & bit:
+            return name
+    return None
+
+
+def shared_memory_fault(database: Path | None) -> str | None:
+    """Why SQLite could not safely use ``database``'s shared-memory file now, or None."""
+    if database is None:
+        return None
+    shm = Path(f"{database}-shm")
+    attribute = unwritable_attribute(shm)
+    if attribute is None:
+        return None
+    return (
+        f"the database's shared-memory file {shm} is {attribute}: SQLite would crash writing to it, "
+        "so nothing is stored until it is writable again"
+    )
+
+
 def check_writable(engine: Engine) -> None:
     """Refuse to start on a database that cannot store moves, saying why: a write that changes
     nothing, rolled back, fails on a read-only SQLite file, folder or URL (``mode=ro``) and on a
     read-only PostgreSQL alike."""
+    fault = shared_memory_fault(sqlite_path(engine))
+    if fault is not None:
+        raise DatabaseNotWritable(f"the game database {engine.url!r} cannot store moves: {fault}")
     try:
         with engine.connect() as connection, connection.begin() as transaction:
             connection.exec_driver_sql("UPDATE alembic_version SET version_num = version_num WHERE 1 = 0")

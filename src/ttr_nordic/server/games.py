@@ -42,7 +42,7 @@ from ..engine import (
 )
 from .ai_workers import AIPool, DecisionJob
 from .cluster import CHANNEL, listen_dsn, listen_forever
-from .db import ActionRow, GameRow, SeatRow, file_identity, sqlite_path, utcnow
+from .db import ActionRow, GameRow, SeatRow, file_identity, shared_memory_fault, sqlite_path, utcnow
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
@@ -107,6 +107,7 @@ class Client:
     log_over: bool = False  # whether that is the end-of-game log (which reveals everything)
     log_length: int = 0  # how many of its entries the client holds
     presence: bool = False  # whether it asked for presence messages (``&presence=1``)
+    hinting: bool = False  # a hint is being searched for this connection
 
     queued_bytes: int = 0  # the size of the text messages waiting in ``queue``
     dropped: bool = False  # set when the client stopped reading and is being closed
@@ -187,8 +188,9 @@ class LiveGame:
             s.seat for s in self.seats if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)
         )
 
-    def decision_job(self, seat: int) -> DecisionJob:
-        """What a worker needs to decide for the AI in ``seat`` now."""
+    def decision_job(self, seat: int, level: str | None = None) -> DecisionJob:
+        """What a worker needs to decide for ``seat`` now: its AI, or an agent of ``level``
+        (a hint for a person's seat)."""
         config = self.state.config
         return DecisionJob(
             game_id=self.id,
@@ -197,7 +199,7 @@ class LiveGame:
             first_player=config.first_player,
             actions=tuple(action.notation() for action in self.state.history),
             seat=seat,
-            level=self.seats[seat].level or "easy",
+            level=level or self.seats[seat].level or "easy",
             agent_seed=random.Random(f"{config.seed}:{seat}").getrandbits(32),
         )
 
@@ -333,6 +335,17 @@ def _notify(connection: Connection, game_ids: list[str], origin: str) -> None:
             connection.execute(_NOTIFY, {"channel": CHANNEL, "game": f"{game_id} {origin}"})
 
 
+#: Seconds before a process that found another one thinking for a game looks again.
+AI_LOCK_RETRY_S = 1.0
+_TRY_AI_LOCK = text("SELECT pg_try_advisory_lock(:key)")
+_AI_UNLOCK = text("SELECT pg_advisory_unlock(:key)")
+
+
+def ai_lock_key(game_id: str) -> int:
+    """The advisory lock key of a game's AI turns (a signed 64-bit number from its id)."""
+    return int.from_bytes(hashlib.sha256(f"ttr-ai:{game_id}".encode()).digest()[:8], "big", signed=True)
+
+
 class GameService:
     """Creates, loads and advances games; one per running app."""
 
@@ -353,6 +366,7 @@ class GameService:
         # with it: each commit checks that the file is still the one opened.
         self._sqlite_path = sqlite_path(engine)
         self._sqlite_identity = file_identity(self._sqlite_path)
+        self._shm_fault: str | None = None
         # On PostgreSQL other server processes may store moves of the games held here.
         self.shared = engine.dialect.name == "postgresql"
         self.origin = uuid.uuid4().hex[:12]  # names this process in its notifications
@@ -363,7 +377,26 @@ class GameService:
 
     async def _in_db_thread(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db, lambda: function(*args, **kwargs))
+
+        def guarded() -> R:
+            self._check_shared_memory()
+            return function(*args, **kwargs)
+
+        return await loop.run_in_executor(self._db, guarded)
+
+    def _check_shared_memory(self) -> None:
+        """Refuse to touch a SQLite database whose shared-memory file was made unwritable
+        (SQLite's next access would be a SIGBUS: see :func:`.db.unwritable_attribute`);
+        logged when that starts and when it ends."""
+        fault = shared_memory_fault(self._sqlite_path)
+        if (fault is None) != (self._shm_fault is None):
+            if fault is not None:
+                log.error("game database unusable: %s", fault)
+            else:
+                log.warning("game database usable again: its shared-memory file is writable")
+            self._shm_fault = fault
+        if fault is not None:
+            raise StorageError(fault)
 
     def _insert(self, game: GameRow) -> None:
         with self.sessions.begin() as session:
@@ -449,6 +482,8 @@ class GameService:
             batch, self._pending = self._pending, []
             try:
                 results = await self._in_db_thread(self._append_batch, [item for item, _ in batch])
+            except StorageError as exc:  # the database cannot be used now: every action of the batch fails
+                results = [exc] * len(batch)
             except BaseException as exc:  # cancelled, or the thread could not run
                 for _, future in batch:
                     if not future.done():
@@ -709,7 +744,8 @@ class GameService:
                 # Else forget the cached state so the next access replays what the database holds.
                 log.exception("cannot store action %d of game %s", index, game.id)
                 self.live.pop(game.id, None)
-                raise StorageError(f"the action could not be stored: {type(exc).__name__}") from exc
+                reason = str(exc) if isinstance(exc, StorageError) else type(exc).__name__
+                raise StorageError(f"the action could not be stored: {reason}") from exc
             game.state = after
             game.last_used = time.monotonic()
             game.broadcast()
@@ -778,28 +814,89 @@ class GameService:
             return
         game.ai_task = asyncio.get_running_loop().create_task(self._play_ai(game))
 
+    def _ai_to_move(self, game: LiveGame) -> bool:
+        state = game.state
+        return not state.is_over and game.seats[state.decision.player].kind == "ai"
+
     async def _play_ai(self, game: LiveGame) -> None:
         while not self._closing:
-            state = game.state
-            seat = state.decision.player
-            if state.is_over or game.seats[seat].kind != "ai":
-                return
-            expected = len(state.history)
-            legal = [action.notation() for action in state.legal_action_list()]
-            # The search runs in a worker process (see ai_workers): never in this event loop's threads.
-            notation = await self.ai.decide(game.decision_job(seat), legal)
-            if self._closing:
-                return
+            lock: Connection | None = None
+            if self.shared:
+                # Several processes may hold this game: the one that gets the game's advisory lock
+                # thinks, the others look again a little later (a process that dies takes its
+                # lock with its connection, so another one goes on).
+                try:
+                    lock = await self._in_db_thread(self._try_ai_lock, game.id)
+                except Exception:
+                    log.exception("cannot take the AI lock of game %s", game.id)
+                    return
+                if lock is None:
+                    await asyncio.sleep(AI_LOCK_RETRY_S)
+                    async with game.lock:
+                        await self._catch_up(game)
+                    if not self._ai_to_move(game):
+                        return
+                    continue
             try:
-                await self.act(game, seat, parse_action(notation), expected)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                # A storage fault: the game leaves memory (see act); the next access reloads it.
-                log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
-                return
-            if self.live.get(game.id) is not game:
-                return
+                if lock is not None:
+                    async with game.lock:
+                        await self._catch_up(game)  # think on the newest position
+                if not await self._play_ai_once(game):
+                    return
+            finally:
+                if lock is not None:
+                    await self._in_db_thread(self._release_ai_lock, lock, game.id)
+
+    async def _play_ai_once(self, game: LiveGame) -> bool:
+        """Make the AI move due now, if any; False when there is none or the task should stop."""
+        if not self._ai_to_move(game):
+            return False
+        state = game.state
+        seat = state.decision.player
+        expected = len(state.history)
+        legal = [action.notation() for action in state.legal_action_list()]
+        # The search runs in a worker process (see ai_workers): never in this event loop's threads.
+        notation = await self.ai.decide(game.decision_job(seat), legal)
+        if self._closing:
+            return False
+        try:
+            played = await self.act(game, seat, parse_action(notation), expected)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # A storage fault: the game leaves memory (see act); the next access reloads it.
+            log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
+            return False
+        if not played:
+            log.warning(
+                "AI move %d of seat %d in game %s was made elsewhere first: thought twice", expected, seat, game.id
+            )
+        return self.live.get(game.id) is game
+
+    def _try_ai_lock(self, game_id: str) -> Connection | None:
+        """A connection holding ``game_id``'s AI advisory lock (PostgreSQL), or None when another
+        process holds it."""
+        connection = self.engine.connect()
+        try:
+            got = connection.execute(_TRY_AI_LOCK, {"key": ai_lock_key(game_id)}).scalar()
+            connection.commit()  # the lock is the session's: no transaction stays open
+        except Exception:
+            connection.close()
+            raise
+        if got:
+            return connection
+        connection.close()
+        return None
+
+    def _release_ai_lock(self, connection: Connection, game_id: str) -> None:
+        try:
+            connection.execute(_AI_UNLOCK, {"key": ai_lock_key(game_id)})
+            connection.commit()
+        except Exception:
+            log.exception("cannot release the AI lock of game %s: dropping its connection", game_id)
+            connection.invalidate()  # a closed session releases every lock it held
+        finally:
+            connection.close()
 
     # ------------------------------------------------------------ memory
 

@@ -199,10 +199,13 @@ class RedactSecrets(logging.Filter):
     """Rewrites a log record's message with :func:`redact` (uvicorn logs paths with their query)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            message = record.getMessage()
-            record.msg, record.args = redact(message), None
-        elif isinstance(record.msg, str):
+        # Each argument is redacted in place: uvicorn's access formatter unpacks the arguments
+        # (client, method, path, version, status), so they must stay a tuple of that shape.
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
+        if isinstance(record.msg, str):
             record.msg = redact(record.msg)
         return True
 

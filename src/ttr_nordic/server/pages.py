@@ -8,10 +8,15 @@
   actions with every hand and ticket shown (the game is over, nothing is secret any more);
   like the record, only to a holder of a token of that game (``X-Game-Token`` or ``token``)
   unless the server's owner made finished games public.
+* ``GET /api/games/{id}/chances`` — for a finished game, with the same rule: each player's
+  chance to win after each step (the value model on each player's own view then, see
+  :mod:`ttr_nordic.ai.value.curve`) and the game's key moments (largest swings).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +24,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
+from ..ai.value.curve import key_moments, win_chances
 from ..engine import Board, GameState, RecordError, load_board, parse_action
 from ..web import STATIC
 from .access import may_read_record
@@ -85,6 +91,35 @@ def replay_step(state: GameState, actions: list[str], step: int) -> JSON:
     }
 
 
+#: Finished games' chances, by game id (a finished game never changes): the most recent ones.
+_CHANCES: OrderedDict[str, JSON] = OrderedDict()
+CHANCES_KEPT = 64
+
+
+def chances_json(state: GameState, actions: list[str]) -> JSON:
+    """Win chances after each of ``actions`` from ``state`` (a new game) and the key moments,
+    each with the move's line of the log (the game is over: nothing in it is secret)."""
+    parsed = [parse_action(text) for text in actions]
+    chances = win_chances(state.config, parsed)
+    for action in parsed:
+        state.apply(action)
+    log = state.view(0).log
+    return {
+        "players": state.num_players,
+        "chances": [[round(value, 4) for value in step] for step in chances],
+        "moments": [
+            {
+                "step": m.step,
+                "player": m.player,
+                "before": round(m.before, 4),
+                "after": round(m.after, 4),
+                "text": log[m.step - 1].text,
+            }
+            for m in key_moments(chances)
+        ],
+    }
+
+
 def install(app: FastAPI) -> None:
     """Add the browser game's pages, static files and routes to ``app``."""
     index = STATIC / "index.html"
@@ -126,3 +161,26 @@ def install(app: FastAPI) -> None:
         data = replay_step(GameState.from_config(record.config), actions, step)
         data["seats"] = [s.public() for s in game.seats]
         return data
+
+    @app.get("/api/games/{game_id}/chances", response_model=None)
+    async def get_chances(game_id: str, request: Request) -> JSON | JSONResponse:
+        service = request.app.state.service
+        try:
+            game = await service.get(game_id)
+        except RecordError as exc:
+            return _error(500, "CORRUPT_GAME", str(exc))
+        if game is None:
+            return _error(404, "GAME_NOT_FOUND", f"no game {game_id!r}")
+        if not may_read_record(request, game):
+            return _error(403, "TOKEN_REQUIRED", "a replay is shown to the game's players only: send their token")
+        if not game.state.is_over:
+            return _error(409, "GAME_NOT_FINISHED", "a replay is available once the game is over")
+        cached = _CHANCES.pop(game_id, None)
+        if cached is None:
+            record = game.record()
+            # About 0.2 ms a step: in a thread, so that a long game never holds the event loop.
+            cached = await asyncio.to_thread(chances_json, GameState.from_config(record.config), list(record.actions))
+        _CHANCES[game_id] = cached
+        while len(_CHANCES) > CHANCES_KEPT:
+            _CHANCES.popitem(last=False)
+        return cached

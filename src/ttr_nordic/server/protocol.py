@@ -13,6 +13,7 @@ Client → server (JSON text frames)::
     {"type": "ping"}
     {"type": "hand_over", "seat": 1, "level": "medium"}   # online, seat 0's token: an absent seat to the AI
     {"type": "hand_back", "seat": 1}                      # ... and back to its player, once connected
+    {"type": "hint"}                               # games against the computer: what the expert would do
 
 Server → client::
 
@@ -24,6 +25,12 @@ Server → client::
     {"type": "error", "code": "<code>", "message": "<readable>", "action"?: "<notation>"}
     {"type": "presence", "game_id": ..., "present": [seats with a connection now]}
     {"type": "pong"}
+    {"type": "hint", "seat": n, "actions": <actions when asked>, "action": "<notation>"}
+
+A ``hint`` is the expert's choice for the seat's decision, searched in an AI worker (never in
+the event loop) on that seat's view only, as for a computer seat; it is offered in games
+against the computer (``mode`` ``ai``), one at a time per connection. A client drops a hint
+whose ``actions`` is not its current count (the game moved on meanwhile).
 
 A ``presence`` message goes to every client of the game that connected with ``presence=1``
 when a client connects or leaves (a client tells "left" and "is back" apart by comparing it
@@ -74,4 +81,8 @@ PROTOCOL_ERRORS: Final = {
     "BAD_SEAT": "that seat cannot be handed over or back (not another player's seat, or the game is over)",
     "SEAT_PRESENT": "that seat's player is connected: only an absent seat can be handed over",
     "SEAT_ABSENT": "that seat's player is not connected: a seat is handed back to a player who is there",
+    "HINTS_OFF": "hints are offered in games against the computer only",
+    "NO_DECISION": "a hint needs the seat to have a decision to make now",
+    "HINT_BUSY": "a hint is being searched for this connection already",
+    "HINT_FAILED": "the search for a hint failed (try again)",
 }

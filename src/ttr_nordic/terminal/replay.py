@@ -10,14 +10,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from ..engine import GameRecord, GameState, RecordError
+from ..ai.value.curve import Moment, key_moments, win_chances
+from ..engine import GameRecord, GameState, RecordError, parse_action
 from .console import QuitGame, TerminalIO
 from .render import Renderer
 
 REPLAY_HELP: Final = """\
 Enter      next move            b      previous move
 N          go to move N (0 = the setup, before the first move)
-e          go to the end        q      quit"""
+e          go to the end        q      quit
+k          key moments (a finished game: the largest swings of the win chances)"""
+
+#: Blocks of a text sparkline, lowest to highest.
+SPARKS: Final = "▁▂▃▄▅▆▇█"
+CHART_WIDTH: Final = 60
 
 
 class ReplayError(Exception):
@@ -65,6 +71,13 @@ class Replayer:
         self.agents = _seat_strings(record, "agents")
         self.render = Renderer(io, self.states[0].board, self.names)
         self._texts: dict[int, str] = {}
+        # Win chances only in the open review of a finished game: each comes from that player's
+        # own view, which a replay shown as one player saw it must not reveal.
+        self.chances: list[tuple[float, ...]] | None = None
+        self.moments: list[Moment] = []
+        if viewer is None and self.finished:
+            self.chances = win_chances(record.config, [parse_action(a) for a in record.actions])
+            self.moments = key_moments(self.chances)
 
     @property
     def finished(self) -> bool:
@@ -82,6 +95,35 @@ class Replayer:
             entry = self.states[index + 1].view(self.viewer).log[index]
             text = self._texts[index] = self.render.log_text(entry)
         return text
+
+    def chance_lines(self, position: int) -> list[str]:
+        """Each player's win chance over the whole game as a sparkline, with a caret under
+        ``position``, and the chances there."""
+        if self.chances is None:
+            return []
+        last = len(self.chances) - 1
+        width = min(CHART_WIDTH, last + 1)
+        columns = [round(i * last / (width - 1)) if width > 1 else 0 for i in range(width)]
+        pad = max(len(name) for name in self.names)
+        lines = [f"Win chances after move {position}:"]
+        for q, name in enumerate(self.names):
+            spark = "".join(SPARKS[min(7, int(self.chances[c][q] * 8))] for c in columns)
+            lines.append(f"  {name:<{pad}}  {spark}  {round(self.chances[position][q] * 100):>3}%")
+        caret = min(range(width), key=lambda i: abs(columns[i] - position))
+        lines.append(" " * (pad + 4 + caret) + "^")
+        return lines
+
+    def moment_lines(self) -> list[str]:
+        if not self.moments:
+            return ["Key moments are shown for a finished game reviewed with everything open."]
+        lines = ["Key moments (the largest swings of the win chances; a number jumps there):"]
+        for m in self.moments:
+            sign = "+" if m.swing >= 0 else "-"
+            lines.append(
+                f"  move {m.step:>3}: {self.names[m.player]} {sign}{round(abs(m.swing) * 100)}%"
+                f" ({round(m.before * 100)}% -> {round(m.after * 100)}%): {self.move_text(m.step - 1)}"
+            )
+        return lines
 
     def intro(self) -> None:
         config = self.record.config
@@ -109,6 +151,7 @@ class Replayer:
             self.io.lines(self.render.status(state.view(self.viewer), recent=0, label=f"{name}'s"))
         if position == self.moves and state.is_over:
             self.io.lines(self.render.scoring(state.result()))
+        self.io.lines(self.chance_lines(position))
 
     def auto(self) -> int:
         """Print every move, then the final board (and scoring)."""
@@ -116,6 +159,8 @@ class Replayer:
         for index in range(self.moves):
             self.io.say(f"{index + 1:>4}. {self.move_text(index)}")
         self.show(self.moves)
+        if self.moments:
+            self.io.lines(self.moment_lines())
         return 0
 
     def interactive(self) -> int:
@@ -147,6 +192,9 @@ class Replayer:
                 continue
             elif low in ("e", "end"):
                 position = self.moves
+            elif low in ("k", "key", "moments"):
+                self.io.lines(self.moment_lines())
+                continue
             elif low.isdigit():
                 if int(low) > self.moves:
                     self.io.say(f"There are only {self.moves} moves (0 = the setup).")

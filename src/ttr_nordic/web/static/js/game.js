@@ -3,6 +3,8 @@ import { installShortcuts, showShortcuts } from "./keys.js";
 import { buildMap, loadMapData } from "./map.js";
 import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
 import { makeZoomable } from "./zoom.js";
+import { makeFlier } from "./fly.js";
+import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
@@ -58,13 +60,13 @@ export async function gamePage(app, gameId, token) {
     const kind = r.kind === "tunnel" ? "tunnel" : r.ferry_locomotives
       ? `ferry, ${plural(r.ferry_locomotives, "locomotive")}` : r.length === 9 ? "special: any 4 cards pay 1 space" : "";
     const pays = claimsFor(r.code);
-    tip.replaceChildren(
+    tip.replaceChildren(...[
       el("strong", { text: r.name }),
       el("div", { text: `${r.length} × ${r.color}${kind ? ` · ${kind}` : ""} · ${plural(r.points, "point")}` }),
       el("div", { class: "muted", text: owner !== null && owner !== undefined
         ? `Claimed by ${playerName(seats(), owner)}` : pays.length ? "You can claim it now:" : "Free" }),
       pays.length ? el("div", { class: "tip-pays" }, pays.slice(0, 6).map((a) =>
-        el("div", {}, paymentChips(a.action.split(" ")[2] || "")))) : null);
+        el("div", {}, paymentChips(a.action.split(" ")[2] || "")))) : null].filter(Boolean));
     tip.hidden = false;
     const left = Math.min(window.innerWidth - tip.offsetWidth - 8, Math.max(8, x + 12));
     const top = Math.min(window.innerHeight - tip.offsetHeight - 8, Math.max(8, y + 12));
@@ -93,12 +95,43 @@ export async function gamePage(app, gameId, token) {
   };
   animSetting.addEventListener("change", () => { localStorage.setItem("ttr-anim", animSetting.value); applyAnim(); });
   applyAnim();
+  // Confirm before claiming: on, a click on a route always opens the claim dialog; off, a route
+  // with one way to pay is claimed at once (the dialog still opens to choose between payments).
+  const confirmSetting = el("input", { type: "checkbox", id: "confirm-claims",
+    checked: localStorage.getItem("ttr-confirm-claims") !== "0" });
+  confirmSetting.addEventListener("change", () => localStorage.setItem("ttr-confirm-claims", confirmSetting.checked ? "1" : "0"));
+  // Hints (games against the computer): a button that asks what the expert would do; can be switched off.
+  const aiGame = summary.mode === "ai";
+  const hintSetting = el("input", { type: "checkbox", id: "hints-setting", checked: localStorage.getItem("ttr-hints") !== "0" });
+  const hintButton = el("button", { type: "button", class: "small", id: "hint-button", hidden: true,
+    title: "What would the expert do? (H)", onclick: () => askHint() }, "Hint");
+  const hintBox = el("div", { class: "hint-box", id: "hint", hidden: true, "aria-live": "polite" });
+  // The hint button floats on the map's bottom left (open sea): no extra height in the panels,
+  // where a phone has no pixel to spare.
+  mapWrap.append(hintButton);
+  let hint = null; // {actions, action} of the hint shown, or {actions, waiting: true}
+  hintSetting.addEventListener("change", () => {
+    localStorage.setItem("ttr-hints", hintSetting.checked ? "1" : "0");
+    if (!hintSetting.checked) hint = null;
+    renderHint();
+  });
+  const settings = el("div", { class: "settings", id: "settings" },
+    el("label", { class: "anim-setting" }, "Animations ", animSetting),
+    el("label", { class: "anim-setting", title: "Off: a route with a single way to pay is claimed on the first click" },
+      confirmSetting, " Confirm claims"),
+    aiGame ? el("label", { class: "anim-setting", title: "A button that shows what the expert would do (H)" },
+      hintSetting, " Hints") : null);
+  const flier = makeFlier();
+  let flownUpTo = null; // log entries up to here were shown (or were there when the page opened)
+  const cityIdByName = new Map(board.cities.map((c) => [c.name, c.id]));
   let shownOwners = null; // the route owners drawn last, to animate what changed
   const online = onlineFeatures({ gameId, token, summary,
     send: (message) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message)); } });
   // Online: who is at the table goes with the players; elsewhere the signal switches go last.
   const atTable = summary.mode === "online" ? online.panel : null;
-  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), recent,
+  const guide = makeGuide(gameId);
+  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), hintBox,
+    guide.node, recent,
     players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
@@ -120,16 +153,24 @@ export async function gamePage(app, gameId, token) {
         for (const entry of m.view.log) logEntries.push(entry);
         m.view.log = logEntries;
         msg = m;
+        sentAt = null;
         render();
+        if (queued) { const next = queued; queued = null; if (has(next)) send(next); }
       }
       else if (m.type === "game_over") { result = m; render(); }
       else if (m.type === "presence") online.presence(m.present);
+      else if (m.type === "hint") { if (msg && m.actions === msg.actions) { hint = m; renderHint(); } }
       else if (m.type === "error") {
+        sentAt = null;
+        queued = null;
+        if (m.code && m.code.startsWith("HINT") && hint && hint.waiting) { hint = null; renderHint(); }
         toast(`${m.message}${m.code ? ` (${m.code})` : ""}`);
         if (["BAD_TOKEN", "GAME_NOT_FOUND", "NOT_YOUR_SEAT"].includes(m.code)) fatal = true;
       }
     };
     ws.onclose = (event) => {
+      sentAt = null;
+      queued = null;
       conn.className = "conn down";
       if (fatal || [4401, 4403, 4404].includes(event.code)) {
         conn.textContent = "closed";
@@ -141,8 +182,14 @@ export async function gamePage(app, gameId, token) {
       setTimeout(connect, Math.min(5000, 300 * retry));
     };
   }
+  // A second click before the answer to the first (a quick double tap on the deck to draw two
+  // cards) waits for that answer, then goes if it is still possible: never a STALE error.
+  let sentAt = null; // msg.actions when an action was sent and not yet answered
+  let queued = null;
   function send(action) {
     if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting, try again in a moment"); return; }
+    if (sentAt !== null && sentAt === msg.actions) { queued = action; return; }
+    sentAt = msg.actions;
     // "expected": the number of actions this page saw, so a stale click (another tab of this
     // seat acted meanwhile) is refused instead of acting twice.
     ws.send(JSON.stringify({ type: "act", action, seat: msg.seat, expected: msg.actions }));
@@ -195,12 +242,74 @@ export async function gamePage(app, gameId, token) {
     renderMarket(view);
     renderPrivate(view);
     renderRouteList(claimable);
+    markTicketCities(view);
     renderLog(view);
+    flyDraws(view);
     renderPass();
     renderDialogs(view);
+    renderHint();
     if (result && !scoringShown) showScoring();
     online.update(msg, result);
+    guide.update({ view, legal: legal(), claimable, since, result, hidden: privateHidden(), routeByCode });
     keepFocus(focusBefore);
+  }
+
+  /** Ask the server what the expert would do now (searched on this seat's view only). */
+  function askHint() {
+    if (!aiGame || !hintSetting.checked || !msg || !view().is_my_turn || !legal().length || result) return;
+    if (hint && hint.actions === msg.actions) return; // asked already for this decision
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    hint = { actions: msg.actions, waiting: true };
+    ws.send(JSON.stringify({ type: "hint", seat: msg.seat }));
+    renderHint();
+  }
+  const view = () => msg.view;
+
+  /** The hint for the current decision: its words, and its place marked on the page. */
+  function renderHint() {
+    const mine = aiGame && hintSetting.checked && msg && msg.view.is_my_turn && legal().length > 0 && !result;
+    hintButton.hidden = !mine;
+    if (hint && (!msg || hint.actions !== msg.actions || !mine)) hint = null;
+    document.querySelectorAll(".hinted").forEach((n) => n.classList.remove("hinted"));
+    map.setClass("hint");
+    hintBox.hidden = !hint;
+    hintButton.disabled = Boolean(hint);
+    if (!hint) return;
+    if (hint.waiting) { hintBox.replaceChildren(el("span", { class: "muted", text: "The expert is thinking…" })); return; }
+    const entry = legal().find((a) => a.action === hint.action);
+    hintBox.replaceChildren(el("strong", { text: "The expert would: " }), entry ? entry.label : hint.action);
+    const action = hint.action;
+    if (action.startsWith("C ")) map.setClass("hint", [routeByCode.get(action.split(" ")[1]).id]);
+    const target = /^F[1-5]$/.test(action) ? document.querySelector(`button.faceup[data-slot="${action.slice(1)}"]`)
+      : action === "B" ? document.getElementById("deck") : action === "T" ? document.getElementById("draw-tickets") : null;
+    if (target) target.classList.add("hinted");
+  }
+
+  /** The other players' draws since the last render fly from the deck, the display or the ticket pile to them. */
+  function flyDraws(view) {
+    const entries = view.log;
+    if (flownUpTo === null || flownUpTo > entries.length) { flownUpTo = entries.length; return; }
+    const speed = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : animSetting.value;
+    for (let i = flownUpTo; i < entries.length; i++) {
+      const e = entries[i];
+      if (!hotseat && e.player !== null && e.player !== undefined && e.player >= 0 && e.player !== msg.seat) {
+        flier.fly(e, e.player, speed);
+      }
+    }
+    flownUpTo = entries.length;
+  }
+
+  /** Your tickets' cities ringed on the map; those of completed tickets filled green. */
+  function markTicketCities(view) {
+    if (privateHidden()) { map.setClass("ticket-city"); map.setClass("ticket-done"); return; }
+    const open = new Set();
+    const done = new Set();
+    for (const t of view.tickets) {
+      for (const name of [t.from, t.to]) (t.completed ? done : open).add(cityIdByName.get(name));
+    }
+    for (const id of open) done.delete(id);
+    map.setClass("ticket-city", [], [...open]);
+    map.setClass("ticket-done", [], [...done]);
   }
 
   /** After a re-render removed the focused control, put focus where the next action is. While
@@ -321,7 +430,10 @@ export async function gamePage(app, gameId, token) {
     }
     if (!view.tickets.length) list.append(el("li", { class: "muted", text: "No tickets kept yet." }));
     const done = view.tickets.filter((t) => t.completed).length;
-    tickets.replaceChildren(el("h2", { text: `Tickets (${done}/${view.tickets.length} done)` }), list);
+    const key = view.tickets.length ? el("p", { class: "ticket-key muted" },
+      el("span", { class: "key-ring", "aria-hidden": "true" }), " ticket city on the map ",
+      el("span", { class: "key-ring done", "aria-hidden": "true" }), " done") : null;
+    tickets.replaceChildren(...[el("h2", { text: `Tickets (${done}/${view.tickets.length} done)` }), list, key].filter(Boolean));
   }
 
   function highlightTicket(t) {
@@ -369,8 +481,7 @@ export async function gamePage(app, gameId, token) {
       e.player !== null && e.player !== undefined && e.player >= 0 ? swatch(e.player, true) : null, ` ${named(e.text)}`)));
     if (!entries.length) list.append(el("li", { class: "muted", text: "No moves yet." }));
     recent.classList.toggle("idle", !(mine && since.entries.length));
-    recent.replaceChildren(el("div", { class: "recent-head" }, el("h2", { text: title }),
-      el("label", { class: "anim-setting" }, "Animations ", animSetting)), list);
+    recent.replaceChildren(el("div", { class: "recent-head" }, el("h2", { text: title }), settings), list);
   }
 
   let logCount = -1;
@@ -488,6 +599,11 @@ export async function gamePage(app, gameId, token) {
     const offers = claimsFor(r.code);
     if (result) return;
     if (privateHidden()) return;
+    if (offers.length === 1 && !confirmSetting.checked) {
+      closeDialog();
+      send(offers[0].action);
+      return;
+    }
     if (!offers.length) {
       let why;
       if (owner !== null && owner !== undefined) why = `${r.name} is already claimed by ${playerName(seats(), owner)}.`;
@@ -539,6 +655,7 @@ export async function gamePage(app, gameId, token) {
       el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: "Watch the replay" }),
       el("a", { class: "button", href: "/", text: "New game" }), close], { className: "final", modal: true });
     d.node.id = "final-dialog";
+    d.node.append(corner(helpButton("scoring", "scoring")));
     close.addEventListener("click", d.close);
   }
 
@@ -546,7 +663,7 @@ export async function gamePage(app, gameId, token) {
 
   // ---- keyboard --------------------------------------------------------------------------------
   const act = (action) => { if (has(action)) send(action); };
-  const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(),
+  const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(), h: () => askHint(),
     "+": () => zoom.zoomIn(), "=": () => zoom.zoomIn(), "-": () => zoom.zoomOut(), 0: () => zoom.reset(),
     r: () => (rulesOpen() ? closeRules() : openRules()), "?": showShortcuts, Escape: () => closeRules() };
   for (let slot = 1; slot <= 5; slot++) keys[String(slot)] = () => act(`F${slot}`);
@@ -579,6 +696,7 @@ export async function gamePage(app, gameId, token) {
     showDialog("info:route-search", () => {
       const d = dialog("Claim a route", el("div", {}, input, results), [cancel], { className: "route-search" });
       d.node.id = "route-search";
+      d.node.append(corner(helpButton("turn", "claiming a route")));
       return d;
     });
     fill();

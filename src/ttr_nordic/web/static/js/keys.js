@@ -8,6 +8,7 @@ export const SHORTCUTS = [
   ["T", "draw destination tickets"],
   ["C", "claim a route: type a city name"],
   ["P", "pass (only when nothing else is possible)"],
+  ["H", "hint: what the expert would do (games against the computer)"],
   ["+ / −", "zoom the map in or out (0: the whole map; arrows move it while a route has focus)"],
   ["R", "open the rules"],
   ["?", "show these shortcuts"],
@@ -39,8 +40,11 @@ export function installShortcuts(actions) {
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.altKey || e.metaKey || e.defaultPrevented) return;
     const target = e.target;
+    // A text field or a list takes the keys; a checkbox or a radio button (a setting just
+    // switched) does not, so D still draws right after.
     const typing = target instanceof HTMLElement && (target.isContentEditable
-      || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+      || ["TEXTAREA", "SELECT"].includes(target.tagName)
+      || (target instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit"].includes(target.type)));
     if (e.key === "Escape") {
       if (open) { closeShortcuts(); e.preventDefault(); return; }
       if (actions.Escape) actions.Escape(e);

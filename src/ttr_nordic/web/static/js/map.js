@@ -25,8 +25,30 @@ function projector(p) {
 }
 
 const CITY_R = 7;
-const CAR_W = 9;
-const TWIN_GAP = 5.6;
+const CAR_W = 10;
+const TWIN_GAP = 5.8;
+
+// The colour-blind patterns of the cars, the same as the cards' (ui.js and style.css): each is
+// drawn in the car's own frame (x along the track), so it turns with the route. At the default
+// zoom of a 1366×768 screen a period of 6 is about 3 px: a texture that reads where letters
+// cannot (the cars are 5 px thick there).
+// colour → [tile width, tile height, the marks, their colour]
+const PATTERNS = {
+  purple: [6, 6, "M-1.5 7.5 L7.5 -1.5 M-1.5 1.5 L1.5 -1.5 M4.5 7.5 L7.5 4.5", "rgba(255,255,255,.62)"], // "/" stripes
+  red: [6, 6, "M-1.5 -1.5 L7.5 7.5 M4.5 -1.5 L7.5 1.5 M-1.5 4.5 L1.5 7.5", "rgba(255,255,255,.62)"], // "\\" stripes
+  blue: [6, 5, "M0 2.5 H6", "rgba(255,255,255,.62)"], // stripes along the track
+  green: [5, 6, "M2.5 0 V6", "rgba(255,255,255,.62)"], // stripes across the track
+  orange: [5, 5, "dot", "rgba(255,255,255,.85)"], // light dots
+  yellow: [5, 5, "dot", "rgba(0,0,0,.45)"], // dark dots
+};
+
+function patternDefs() {
+  return Object.entries(PATTERNS).map(([color, [w, h, marks, ink]]) => svg("pattern", { id: `cb-${color}`, width: w,
+    height: h, patternUnits: "userSpaceOnUse" }, svg("rect", { width: w, height: h, fill: CARD_COLORS[color] }),
+  marks === "dot" ? svg("circle", { cx: w / 2, cy: h / 2, r: 1.3, fill: ink })
+    : svg("path", { d: marks, stroke: ink, "stroke-width": 1.7, fill: "none" })));
+}
+export const PATTERNED = new Set(Object.keys(PATTERNS));
 
 // Label placement nudges where cities crowd (dx, dy, anchor).
 const LABEL_AT = {
@@ -56,6 +78,7 @@ export function buildMap(data, handlers = {}) {
     svg("linearGradient", { id: "loco-fill", x1: 0, y1: 0, x2: 1, y2: 1 },
       ...["#d62828", "#f28c28", "#f2c500", "#2f9e44", "#2a6fdb", "#8e44ad"].map((c, i) =>
         svg("stop", { offset: `${(i / 5) * 100}%`, "stop-color": c }))),
+    ...patternDefs(),
     svg("pattern", { id: "sea-lines", width: 14, height: 14, patternUnits: "userSpaceOnUse" },
       svg("path", { d: "M0 7 Q3.5 5 7 7 T14 7", fill: "none", stroke: "#b9d4e6", "stroke-width": 0.6 })));
   root.append(defs);

@@ -2,7 +2,7 @@
 import { buildMap, loadMapData } from "./map.js";
 import { paymentChips } from "./game.js";
 import { withToken } from "./mygames.js";
-import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, playerName, scoringTable, toast } from "./ui.js";
+import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, playerName, scoringTable, svg, toast } from "./ui.js";
 
 export async function replayPage(app, gameId) {
   app.className = "replay-page";
@@ -38,9 +38,67 @@ export async function replayPage(app, gameId) {
   const playersBox = el("section", { class: "panel players", id: "replay-players" });
   const logBox = el("section", { class: "panel log", id: "replay-log" });
   const final = el("section", { class: "panel", id: "replay-final" });
+  const chancesBox = el("section", { class: "panel chances", id: "chances", "aria-label": "Win chances", hidden: true });
+  let chances = null; // {players, chances: [[p0, p1, …] per step], moments}
   app.replaceChildren(el("div", { class: "replay-head" }, el("h1", { text: "Replay" }), el("a", { href: "/", text: "← Start page" })),
     controls, el("div", { class: "game" }, el("div", { class: "map-wrap" }, map.root),
-      el("aside", { class: "side" }, info, playersBox, logBox, final)));
+      el("aside", { class: "side" }, info, chancesBox, playersBox, logBox, final)));
+  // Win chances, move by move, from the value model (asked for alongside: the replay does not wait).
+  api(`/api/games/${encodeURIComponent(gameId)}/chances`, withToken(gameId))
+    .then((c) => { chances = c; drawChances(); })
+    .catch(() => {});
+
+  /** The chart of each player's chance to win after each step, the step shown, and the key moments. */
+  function drawChances() {
+    if (!chances) return;
+    chancesBox.hidden = false;
+    const n = chances.players;
+    const last = chances.chances.length - 1;
+    const W = 400, H = 100;
+    const x = (stepIndex) => (last ? (stepIndex / last) * W : 0);
+    const y = (p) => H - p * H;
+    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "chances-chart",
+      id: "chances-chart", role: "img",
+      "aria-label": `Each player's chance to win, step by step, from 0 to ${last}. Click to go to a step.` });
+    chart.append(svg("line", { x1: 0, x2: W, y1: y(1 / n), y2: y(1 / n), class: "fair" }));
+    for (let p = 0; p < n; p++) {
+      const points = chances.chances.map((c, i) => `${x(i).toFixed(1)},${y(c[p]).toFixed(1)}`).join(" ");
+      chart.append(svg("polyline", { points, class: "chance-line", "data-player": p, stroke: PLAYER_COLORS[p] }));
+    }
+    for (const m of chances.moments) {
+      chart.append(svg("line", { x1: x(m.step), x2: x(m.step), y1: 0, y2: H, class: "moment-mark" }));
+    }
+    const marker = svg("line", { x1: x(step), x2: x(step), y1: 0, y2: H, class: "step-mark", id: "chances-step" });
+    chart.append(marker);
+    chart.addEventListener("click", (e) => {
+      const box = chart.getBoundingClientRect();
+      go(Math.round(((e.clientX - box.left) / box.width) * last));
+    });
+    const now = el("p", { class: "chances-now", id: "chances-now" });
+    const moments = el("ol", { class: "key-moments", id: "key-moments" }, chances.moments.map((m) =>
+      el("li", {}, el("button", { type: "button", class: "link moment", "data-step": m.step, onclick: () => go(m.step) },
+        `Step ${m.step}`), " ", swatch(m.player, true),
+      ` ${playerName(seats, m.player)} ${m.after >= m.before ? "+" : "−"}${Math.round(Math.abs(m.after - m.before) * 100)}% — `,
+      named(m.text))));
+    chancesBox.replaceChildren(el("h2", { text: "Win chances" }), chart, now,
+      el("h3", { text: "Key moments" }), moments,
+      el("p", { class: "hint", text: "From each player's own view at the time (the value model), scaled to add up to 100%." }));
+    markChances();
+  }
+
+  function markChances() {
+    if (!chances) return;
+    const last = chances.chances.length - 1;
+    const marker = chancesBox.querySelector("#chances-step");
+    const at = (last ? step / last : 0) * 400;
+    marker.setAttribute("x1", at);
+    marker.setAttribute("x2", at);
+    const now = chancesBox.querySelector("#chances-now");
+    const c = chances.chances[step];
+    now.replaceChildren(`Step ${step}: `, ...c.flatMap((p, i) => [i ? " · " : "", swatch(i, true),
+      ` ${playerName(seats, i)} ${Math.round(p * 100)}%`]));
+    chancesBox.querySelectorAll(".moment").forEach((b) => b.classList.toggle("here", Number(b.dataset.step) === step));
+  }
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
@@ -108,6 +166,7 @@ export async function replayPage(app, gameId) {
     list.scrollTop = list.scrollHeight;
     final.hidden = !s.result;
     if (s.result) final.replaceChildren(el("h2", { text: "Final scores" }), scoringTable(s.result, seats));
+    markChances();
   }
   show(first);
 }

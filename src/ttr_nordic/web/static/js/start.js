@@ -1,5 +1,6 @@
 // Start page: new game (vs AI, pass-and-play, online) and this browser's games (resume, replay).
 import { api, el, toast } from "./ui.js";
+import { wantGuide } from "./guide.js";
 import { hasGames, inviteList, latestCreated, myGamesSection, rememberGame } from "./mygames.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
@@ -35,7 +36,16 @@ export async function startPage(app) {
     nameInput("ai-name", "Your name", "You"),
     el("label", { class: "field", for: "ai-count" }, "Opponents", aiCount),
     aiLevels,
-    el("button", { type: "submit", class: "primary", id: "start-ai", text: "Start game" }));
+    el("div", { class: "start-buttons" },
+      el("button", { type: "submit", class: "primary", id: "start-ai", text: "Start game" }),
+      el("button", { type: "button", id: "start-guided", text: "Guided first game",
+        "aria-describedby": "guided-hint", onclick: async () => {
+          // Against one easy computer, with a guide that explains each step as it comes.
+          const seats = [{ kind: "human", name: aiForm.querySelector("#ai-name").value }, { kind: "ai", level: "easy" }];
+          await create("ai", seats, (data) => { wantGuide(data.game.id); openOwnSeat(data); });
+        } })),
+    el("p", { class: "hint", id: "guided-hint", text: "New to the game? The guided game is against an easy computer, "
+      + "with a tip at each step." }));
   aiForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const seats = [{ kind: "human", name: aiForm.querySelector("#ai-name").value }];
