@@ -130,15 +130,10 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
     me = view.player
     # Hand, known cards, display, piles: TICKETS_START - ROUTES_END values.
     fast = [c / 12 for c in view.hand]
-    known = [0.0] * (2 * NUM_KINDS)
-    for seat in range(n):
-        r = (seat - me) % n
-        if r:
-            base = (r - 1) * NUM_KINDS
-            for kind, count in enumerate(view.known_cards[seat]):
-                known[base + kind] = count / 12
-    fast += known
-    display = [0.0] * (5 * NUM_KINDS)
+    known = view.known_cards
+    fast += [c / 12 for c in known[(me + 1) % n]]
+    fast += [c / 12 for c in known[(me + 2) % n]] if n == 3 else _ZEROS[:NUM_KINDS]
+    display = _ZEROS[: 5 * NUM_KINDS]
     for slot, card in enumerate(view.display):
         if card >= 0:
             display[slot * NUM_KINDS + card] = 1.0
@@ -146,17 +141,21 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
     fast.append(view.deck_count / 157)
     fast += [c / 12 for c in view.discard]
     fast.append(view.ticket_deck_count / NUM_TICKETS)
-    # Per seat, phase, turn, final round, tunnel: SIZE - TICKETS_END values.
-    seats = [0.0] * (SEATS * 5)
-    for seat in range(n):
-        base = ((seat - me) % n) * 5
-        seats[base] = view.trains[seat] / 40
-        seats[base + 1] = view.scores[seat] / 100
-        seats[base + 2] = view.hand_sizes[seat] / 40
-        seats[base + 3] = view.ticket_counts[seat] / NUM_TICKETS
-        seats[base + 4] = view.offer_counts[seat] / 5
-    fast += seats
-    phase_and_turn = [0.0] * (len(PHASES) + SEATS + 2)
+    # Per seat (relative order), phase, turn, final round, tunnel: SIZE - TICKETS_END values.
+    trains, scores, hand_sizes = view.trains, view.scores, view.hand_sizes
+    ticket_counts, offer_counts = view.ticket_counts, view.offer_counts
+    for r in range(n):
+        seat = (me + r) % n
+        fast += (
+            trains[seat] / 40,
+            scores[seat] / 100,
+            hand_sizes[seat] / 40,
+            ticket_counts[seat] / NUM_TICKETS,
+            offer_counts[seat] / 5,
+        )
+    if n == 2:
+        fast += _ZEROS[:5]
+    phase_and_turn = _ZEROS[: len(PHASES) + SEATS + 2]
     phase_and_turn[_PHASE_INDEX[view.phase]] = 1.0
     if view.phase is not Phase.GAME_OVER:
         phase_and_turn[len(PHASES) + (view.current - me) % n] = 1.0
@@ -166,7 +165,7 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
     fast += phase_and_turn
     tunnel = view.tunnel
     if tunnel is None:
-        fast += _NO_TUNNEL
+        fast += _ZEROS[: 2 * NUM_KINDS + 2]
     else:
         revealed = [0] * NUM_KINDS
         for card in tunnel.revealed:
@@ -184,4 +183,4 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
     return out
 
 
-_NO_TUNNEL = [0.0] * (2 * NUM_KINDS + 2)
+_ZEROS = [0.0] * 64  # sliced: a fresh list of zeros
