@@ -86,6 +86,11 @@ def test_ids_are_stable_and_describe_the_layout() -> None:
     assert space.describe(space.encode(parse_action("pass"))) == "pass"
     assert space.describe(space.encode(parse_action("X OL"))) == "tunnel extra: 2 card(s), 1 locomotive(s)"
     assert space.describe(space.encode(parse_action("C R45 OOL"))).startswith("claim R45: 3 cards")
+    # Ids from before the overflow slots keep their meaning; the overflow slots come last.
+    assert space.encode(parse_action("C R45 OOL")) == 2887
+    assert space.describe(6192) == "claim R81: 3 cards, main color -1, 3 locomotive(s)"
+    assert space.describe(6193).startswith("claim R02: 2 cards, another payment")
+    assert space.size == 6394
 
 
 def test_bad_ids_and_actions_are_refused() -> None:
@@ -99,3 +104,9 @@ def test_bad_ids_and_actions_are_refused() -> None:
         space.encode(KeepTickets((1,)), offer=(2, 3))
     with pytest.raises(ValueError, match="extra cards"):
         space.encode(parse_action("X OOOL"))
+    with pytest.raises(ValueError, match="needs the state"):
+        space.encode(parse_action("C R02 UL"))  # a gray ferry: its slot depends on the position
+    with pytest.raises(ValueError, match="needs the offer or the state"):
+        space.encode(KeepTickets((1,)))
+    with pytest.raises(ValueError, match="action ids are 0 to"):
+        space.describe(-1)

@@ -14,9 +14,11 @@ decline tunnel         1       give up a tunnel claim (``DeclineTunnel``)
 pass                   1       pass (only legal when nothing else is)
 tunnel extra           9       pay ``total`` extra cards (1-3) of which ``locomotives`` are
                                locomotives (0..total) (``PayTunnelExtra``)
-claim                  6,345   claim route ``r`` with a payment structure
-                               ``(slot, locomotives, total cards)``; slot = main color,
-                               or 8 (``OVERFLOW``) on gray ferries and Murmansk-Lieksa
+claim                  6,144   claim route ``r`` with a payment structure
+                               ``(main color, locomotives, total cards)``
+claim overflow         201     claim a gray ferry or Murmansk-Lieksa with a payment whose
+                               main color's slot another legal payment holds
+                               ``(OVERFLOW, locomotives, total cards)``
 =====================  ======  =================================================================
 
 A claim's *main color* is the color (0-7) of which the payment holds the most cards (the lowest
@@ -31,7 +33,9 @@ Every legal action of a decision has its own id. On a colored ferry the engine l
 payment per (locomotives, total), so the main color is only informative. On the gray ferries and
 Murmansk-Lieksa it lists one payment per color paying the single spaces, and two of them can
 have the same main color, locomotives and total (their groups hold different cards). There each
-(locomotives, total) with a color has nine slots: the eight colors and ``OVERFLOW``. The legal
+(locomotives, total) with a color has nine slots: the eight colors and ``OVERFLOW`` (the overflow
+slots come after all other claims, ids 6,193-6,393, so the ids before them kept the meaning
+they had before overflow slots existed). The legal
 payments of one (route, locomotives, total) are taken in order (most cards of their main color
 first, then the smaller count vector); each takes its main color's slot if free, else
 ``OVERFLOW``, else the lowest free color slot. The engine lists at most one such payment per
@@ -292,17 +296,25 @@ def _claim_keys(board: Board) -> Iterable[tuple[int, int, int, int]]:
                     if locos < total:
                         for color in COLORS:
                             yield (route.id, color, locos, total)
-                        if route.color < 0:
-                            yield (route.id, OVERFLOW, locos, total)
                     else:
                         yield (route.id, -1, locos, total)
+
+
+def _overflow_keys(board: Board) -> Iterable[tuple[int, int, int, int]]:
+    """The overflow slots, after every other claim so that the earlier ids kept their meaning."""
+    for route in board.routes:
+        if route.color < 0 and route.kind in _GROUP_EXTRA:
+            n, step = route.length, _GROUP_EXTRA[route.kind]
+            for total in range(n, n + step * n + 1, step):
+                for locos in range(min(total - 1, MAX_LOCOMOTIVES) + 1):
+                    yield (route.id, OVERFLOW, locos, total)
 
 
 @cache
 def action_space(board: Board | None = None) -> ActionSpace:
     """The enumeration for ``board`` (the Nordic board by default)."""
     board = board or load_board()
-    keys = tuple(_claim_keys(board))
+    keys = (*_claim_keys(board), *_overflow_keys(board))
     face_up = 0
     blind = face_up + NUM_SLOTS
     tickets = blind + 1
