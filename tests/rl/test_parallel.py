@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import max_cycles_test, parallel_api_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test
 
 from ttr_nordic.rl import aec_env, parallel
 from ttr_nordic.rl.parallel import parallel_env
@@ -14,6 +14,13 @@ from ttr_nordic.rl.parallel import parallel_env
 
 def test_max_cycles() -> None:
     max_cycles_test(parallel)
+
+
+@pytest.mark.parametrize("max_cycles", [None, 50])
+def test_the_aec_form_passes_the_aec_api_test(max_cycles: int | None) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(parallel.env(players=3, max_cycles=max_cycles), num_cycles=300)
 
 
 @pytest.mark.parametrize("players", [2, 3])
