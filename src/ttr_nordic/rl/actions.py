@@ -267,7 +267,7 @@ class ActionSpace:
         return f"claim R{route + 1:02d}: {total} cards, {kind}, {locos} locomotive(s)"
 
 
-_FIXED_CACHE_LIMIT = 200_000
+_FIXED_CACHE_LIMIT = 50_000  # entries hold their actions alive: about 15 MB at most
 
 
 _EXTRA_KEYS = tuple((total, locos) for total in range(1, MAX_EXTRA + 1) for locos in range(total + 1))
