@@ -33,13 +33,13 @@ Every legal action of a decision has its own id. On a colored ferry the engine l
 payment per (locomotives, total), so the main color is only informative. On the gray ferries and
 Murmansk-Lieksa it lists one payment per color paying the single spaces, and two of them can
 have the same main color, locomotives and total (their groups hold different cards). There each
-(locomotives, total) with a color has nine slots: the eight colors and ``OVERFLOW`` (the overflow
-slots come after all other claims, ids 6,193-6,393, so the ids before them kept the meaning
-they had before overflow slots existed). The legal
-payments of one (route, locomotives, total) are taken in order (most cards of their main color
-first, then the smaller count vector); each takes its main color's slot if free, else
-``OVERFLOW``, else the lowest free color slot. The engine lists at most one such payment per
-single-space color, plus one with none, so nine slots always suffice.
+(locomotives, total) with a color has nine slots: the eight colors and ``OVERFLOW`` (the
+overflow slots come after all other claims, ids 6,193-6,393, so the ids before them kept the
+meaning they had before overflow slots existed). The legal payments of one (route, locomotives,
+total) are taken in order (most cards of their main color first, then the smaller count
+vector); each takes its main color's slot if free, else ``OVERFLOW``, else the lowest free color
+slot. The engine lists at most one such payment per single-space color, plus one with none, so
+nine slots always suffice.
 
 ``encode(action, state)`` needs the state only for ``KeepTickets`` (the offer; ``offer=`` gives
 it directly) and for claims of gray ferries and Murmansk-Lieksa (the other legal payments decide
