@@ -111,7 +111,8 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def view(self, agent: str) -> PlayerView:
         """The raw view of ``agent`` (what that player may see)."""
-        assert self.state is not None
+        if self.state is None:
+            raise RuntimeError("call reset() before view()")
         return self.state.view(self._seat[agent], log=False)
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
@@ -125,6 +126,12 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         return {"observation": encode_view(self.view(agent)), "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | None) -> None:
+        # The order checks of PettingZoo's OrderEnforcingWrapper, done here: the wrapper's
+        # attribute forwarding cost about 6 µs a step (7%).
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("every agent has left the finished game: call reset()")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
@@ -163,9 +170,10 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
 
 def aec_env(players: int = 2, reward: str = "margin", render_mode: str | None = None) -> TTRNordicAEC:
-    """The PettingZoo AEC environment, wrapped like PettingZoo's classic environments."""
-    from pettingzoo.utils import wrappers
+    """The PettingZoo AEC environment.
 
-    env: Any = TTRNordicAEC(players=players, reward=reward, render_mode=render_mode)
-    env = wrappers.OrderEnforcingWrapper(env)
-    return env  # type: ignore[no-any-return]
+    Not wrapped in PettingZoo's ``OrderEnforcingWrapper``: the environment makes the same checks
+    itself (``step``, ``observe`` and ``view`` before ``reset`` raise ``RuntimeError``; the
+    per-agent dicts do not exist before ``reset``), faster.
+    """
+    return TTRNordicAEC(players=players, reward=reward, render_mode=render_mode)
