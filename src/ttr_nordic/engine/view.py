@@ -27,7 +27,7 @@ from .actions import DrawBlind, KeepTickets
 from .board import Board
 from .cards import CARD_NAMES, FULL_DECK_COUNTS, NUM_KINDS, Counts, describe_cards, to_counts
 from .core import GameConfig, LogEntry, Phase, PublicLogEntry, TunnelAttempt
-from .scoring import GameResult, score_game, ticket_completed
+from .scoring import GameResult, connected_components, score_game
 from .transitions import GameCore, game_class
 
 if TYPE_CHECKING:
@@ -76,9 +76,19 @@ class PlayerView:
         return self.current == self.player and self.phase.name != "GAME_OVER"
 
     def ticket_status(self) -> list[tuple[int, bool]]:
-        """Own tickets with whether each is completed by own routes now."""
-        owned = [rid for rid, owner in enumerate(self.route_owner) if owner == self.player]
-        return [(t, ticket_completed(self.board, owned, t)) for t in self.tickets]
+        """Own tickets with whether each is completed by own routes now (the network of own
+        routes is worked out once for all of them)."""
+        if not self.tickets:
+            return []
+        board = self.board
+        routes = board.routes
+        player = self.player
+        labels = connected_components(
+            ((routes[rid].a, routes[rid].b) for rid, owner in enumerate(self.route_owner) if owner == player),
+            len(board.cities),
+        )
+        tickets = board.tickets
+        return [(t, labels[tickets[t].a] == labels[tickets[t].b]) for t in self.tickets]
 
     def determinize(self, rng: random.Random) -> GameState:
         """A full state consistent with this view: unseen cards and tickets dealt at random.
@@ -148,7 +158,9 @@ def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
         raise ValueError(f"no player {player} in a {state.num_players}-player game")
     over = state.phase.name == "GAME_OVER"
     n = state.num_players
-    known = tuple(to_counts(state.hands[q]) if q == player else to_counts(state.known[q]) for q in range(n))
+    # The engine's own nine-count lists: copied as tuples, not checked again (to_counts would).
+    hand = cast(Counts, tuple(state.hands[player]))
+    known = tuple(hand if q == player else cast(Counts, tuple(state.known[q])) for q in range(n))
     return PlayerView(
         board=state.board,
         player=player,
@@ -159,7 +171,7 @@ def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
         turn=state.turn,
         display=tuple(state.display),
         deck_count=len(state.deck),
-        discard=to_counts(state.discard),
+        discard=cast(Counts, tuple(state.discard)),
         ticket_deck_count=len(state.ticket_deck),
         route_owner=tuple(state.route_owner),
         trains=tuple(state.trains),
@@ -168,7 +180,7 @@ def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
         ticket_counts=tuple(len(t) for t in state.tickets),
         offer_counts=tuple(len(o) for o in state.offers),
         known_cards=known,
-        hand=to_counts(state.hands[player]),
+        hand=hand,
         tickets=tuple(state.tickets[player]),
         offered_tickets=tuple(state.offers[player]),
         returned_tickets=tuple(state.returned_tickets[player]),

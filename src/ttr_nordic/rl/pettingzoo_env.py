@@ -141,7 +141,8 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
             raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now")
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(chosen)
+        # From this decision's legal list (the mask), so the engine's checks would only repeat themselves.
+        self.state.apply_unchecked(chosen)
         # Rewards stay zero until the end, so the zero dict of reset() is still right.
         if self.state.is_over:
             for agent_name, value in zip(self.agents, end_rewards(self.state, self.reward_kind), strict=True):
