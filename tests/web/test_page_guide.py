@@ -291,6 +291,6 @@ def test_on_a_phone_the_guide_and_the_ticket_dialog_are_both_in_view(page: Any, 
     expect(guide).to_have_attribute("data-step", "tickets")
     tip, box = guide.bounding_box(), dialog.bounding_box()
     assert tip is not None and box is not None
-    assert 0 <= tip["y"] and tip["y"] + tip["height"] <= box["y"], (tip, box)  # above the dialog, no overlap
+    assert tip["y"] >= 0 and tip["y"] + tip["height"] <= box["y"], (tip, box)  # above the dialog, no overlap
     assert box["y"] + box["height"] <= 844
     assert requests_seen.errors == []
