@@ -205,3 +205,72 @@ def test_one_process_thinks_for_a_computer_seat(tmp_path: Path, postgres_databas
         text = log.read_text(errors="replace")
         assert "thought twice" not in text, text[-2000:]
         assert "Traceback" not in text, text[-2000:]
+
+
+def _drop_listeners(database_url: str) -> int:
+    """Terminate every server process's LISTEN connection (each reconnects about a second later)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        row = admin.execute(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND query = 'LISTEN ttr_moves') AS t"
+        ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def test_a_hand_over_racing_a_move_on_another_process(tmp_path: Path, postgres_database: str) -> None:
+    """The creator hands seat 1 to the computer on process A while seat 1's player moves on
+    process B, which has not heard of the hand-over yet (its notifications are cut for a
+    second): the move is refused there as the seat's (the database checks who plays a seat
+    where the move is stored), the computer plays seat 1, and both processes end with the
+    same game and the same seats."""
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    with ExitStack() as stack:
+        (port_a, _), (port_b, _) = (stack.enter_context(_process(tmp_path, postgres_database, log)) for log in logs)
+        created = _http(port_a, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
+        game_id = created["game"]["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+        sockets = [
+            stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={tokens[seat]}"))
+            for seat, port in ((0, port_a), (1, port_b))
+        ]
+        states = [_state(s, 0) for s in sockets]
+        while not states[1]["legal"] or states[0]["legal"]:  # until seat 1 must act
+            states = _play(sockets, states, 1)
+        count = states[1]["actions"]
+        assert _drop_listeners(postgres_database) == 2
+        sockets[0].send(json.dumps({"type": "hand_over", "seat": 1, "level": "easy"}))
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # process A stored the hand-over and shows it
+            message = json.loads(sockets[0].recv(timeout=max(0.1, deadline - time.monotonic())))
+            assert message["type"] != "error", message
+            if message["type"] == "state" and message["seats"][1]["kind"] == "ai":
+                break
+        sockets[1].send(json.dumps({"type": "act", "action": states[1]["legal"][0]["action"], "expected": count}))
+        codes: list[str] = []
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # seat 1's player is told the seat is the computer's, then sees its move
+            message = json.loads(sockets[1].recv(timeout=max(0.1, deadline - time.monotonic())))
+            if message["type"] == "error":
+                codes.append(message["code"])
+            elif message["type"] == "state" and message["actions"] > count:
+                break
+        assert codes == ["SEAT_HANDED_OVER"], codes
+        # The computer's move (not the person's) came next, and both processes agree.
+        time.sleep(1.5)
+        summaries = [_http(port, f"/api/games/{game_id}") for port in (port_a, port_b)]
+        assert summaries[0]["actions"] == summaries[1]["actions"] > count
+        assert (
+            [s["kind"] for s in summaries[0]["seats"]]
+            == [s["kind"] for s in summaries[1]["seats"]]
+            == [
+                "human",
+                "ai",
+            ]
+        )
+    for log in logs:
+        text = log.read_text(errors="replace")
+        assert "thought twice" not in text and "Traceback" not in text, text[-2000:]

@@ -567,8 +567,13 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         return
     try:
         if not await service.act(game, seat, action, expected):
-            # A stale click (another tab of this seat acted first): refuse, and show the game as it is.
-            client.send(_error_message("STALE", "the game moved on since you chose; here it is now", action=shown))
+            if game.seats[seat].kind != "human":  # handed to the computer meanwhile (maybe on another process)
+                client.send(
+                    _error_message("SEAT_HANDED_OVER", f"seat {seat} is played by the computer now", action=shown)
+                )
+            else:
+                # A stale click (another tab of this seat acted first): refuse, and show the game as it is.
+                client.send(_error_message("STALE", "the game moved on since you chose; here it is now", action=shown))
             async with game.lock:
                 client.send(game.state_text(client))
     except IllegalActionError as exc:

@@ -26,10 +26,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, insert, select, text, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import Table, bindparam, insert, select, text, tuple_, update
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 
 from ..engine import (
@@ -42,7 +42,15 @@ from ..engine import (
 )
 from .ai_workers import AIPool, DecisionJob
 from .cluster import CHANNEL, listen_dsn, listen_forever
-from .db import ActionRow, GameRow, SeatRow, file_identity, shared_memory_fault, sqlite_path, utcnow
+from .db import (
+    ActionRow,
+    GameRow,
+    SeatRow,
+    file_identity,
+    shared_memory_fault,
+    sqlite_path,
+    utcnow,
+)
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
@@ -57,6 +65,10 @@ FINISHED = "finished"
 
 class StorageError(RuntimeError):
     """An action could not be stored (so it was not applied)."""
+
+
+class SeatChanged(LookupError):
+    """A move was refused because its seat changed hands (person or computer) before it was stored."""
 
 
 def iso(moment: datetime) -> str:
@@ -310,6 +322,10 @@ class Append:
     seat: int
     notation: str
     winners: str | None  # "0,1" when this action ends the game
+    # Who the seat must belong to for this move to be stored ("human" or "ai"; None: not checked):
+    # checked in the storing transaction, so a seat handed over by another process meanwhile
+    # refuses the move (see :class:`SeatChanged`).
+    kind: str | None = None
 
 
 # Core statements for the writer, run with a list of parameter sets (executemany).
@@ -323,6 +339,7 @@ _END_GAME = (
     )
 )
 _ADD_ACTIONS = insert(cast(Table, ActionRow.__table__))
+_SEATS = cast(Table, SeatRow.__table__)
 _NOTIFY = text("SELECT pg_notify(:channel, :game)")
 
 
@@ -344,6 +361,23 @@ _AI_UNLOCK = text("SELECT pg_advisory_unlock(:key)")
 def ai_lock_key(game_id: str) -> int:
     """The advisory lock key of a game's AI turns (a signed 64-bit number from its id)."""
     return int.from_bytes(hashlib.sha256(f"ttr-ai:{game_id}".encode()).digest()[:8], "big", signed=True)
+
+
+def _check_seat_kinds(connection: Connection, batch: list[Append]) -> None:
+    """Raise :class:`SeatChanged` if a seat of ``batch`` is no longer played as its move assumed."""
+    wanted = {(item.game_id, item.seat): item.kind for item in batch if item.kind is not None}
+    if not wanted:
+        return
+    rows = connection.execute(
+        select(_SEATS.c.game_id, _SEATS.c.seat, _SEATS.c.kind).where(
+            tuple_(_SEATS.c.game_id, _SEATS.c.seat).in_(list(wanted))
+        )
+    )
+    for game_id, seat, kind in rows:
+        if kind != wanted[(game_id, seat)]:
+            raise SeatChanged(
+                f"seat {seat} of game {game_id} is played by the {'computer' if kind == 'ai' else 'person'}"
+            )
 
 
 class GameService:
@@ -438,6 +472,10 @@ class GameService:
                 result = connection.execute(statement, params)
                 if connection.dialect.supports_sane_multi_rowcount and result.rowcount != len(params):
                     raise LookupError("a game of this batch vanished")
+            # After the games' rows are locked (above): a seat change stored by another process
+            # (which locks the game's row first, see _store_seat) is either committed and seen
+            # here, or waits for this transaction.
+            _check_seat_kinds(connection, batch)
             connection.execute(
                 _ADD_ACTIONS,
                 [
@@ -498,10 +536,23 @@ class GameService:
                     future.set_result(result)
 
     def _store_seat(self, game_id: str, seat: int, kind: str, level: str | None) -> None:
+        """Store who plays ``seat`` now. The game's row is locked first, as a move's transaction
+        does (see _append_many), so a move and a seat change stored by two processes at once are
+        ordered: the move is checked against the seat as it is when the move is stored. Raises
+        ``ValueError`` if the game ended or the seat already changed hands meanwhile."""
         with self.sessions.begin() as session:
+            touched: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+                update(_GAMES).where(_GAMES.c.id == game_id, _GAMES.c.status == ACTIVE).values(updated_at=utcnow())
+            )
+            if touched.rowcount == 0:
+                raise ValueError("the game is over")
             row = session.get(SeatRow, (game_id, seat))
             if row is None:
                 raise LookupError(f"game {game_id} has no seat {seat}")
+            if row.kind == kind:
+                raise ValueError(
+                    f"seat {seat} was changed meanwhile (it is the {'computer' if kind == 'ai' else 'person'}'s)"
+                )
             row.kind, row.ai_level = kind, level
             _notify(session.connection(), [game_id], self.origin)
 
@@ -687,6 +738,8 @@ class GameService:
     async def _reassign(self, game: LiveGame, seat: int, level: str | None) -> None:
         """The computer at ``level`` plays ``seat`` from now on (None: its person again)."""
         async with game.lock:
+            if self.shared:
+                await self._catch_up(game)  # decide on the seats as stored (another process may have changed them)
             if game.state.is_over:
                 raise ValueError("the game is over")
             if not 0 <= seat < len(game.seats):
@@ -699,6 +752,11 @@ class GameService:
             kind = "human" if level is None else "ai"
             try:
                 await self._in_db_thread(self._store_seat, game.id, seat, kind, level)
+            except ValueError:
+                if self.shared:
+                    with contextlib.suppress(Exception):
+                        await self._catch_up(game)
+                raise
             except Exception as exc:
                 log.exception("cannot change who plays seat %d of game %s", seat, game.id)
                 raise StorageError(f"the seat could not be changed: {type(exc).__name__}") from exc
@@ -716,16 +774,22 @@ class GameService:
             game.announce_presence()
         self.ensure_ai(game)
 
-    async def act(self, game: LiveGame, seat: int, action: Action, expected: int | None = None) -> bool:
-        """Apply ``action`` for ``seat``: check, store, apply, broadcast. Raises
-        :class:`IllegalActionError` (nothing changes), or :class:`StorageError` if the
-        database refuses the write (nothing changes either). With ``expected`` (the number of
-        actions the caller saw), returns False without acting if the game moved on."""
+    async def act(
+        self, game: LiveGame, seat: int, action: Action, expected: int | None = None, *, by: str = "human"
+    ) -> bool:
+        """Apply ``action`` for ``seat``, played by ``by`` ("human" or "ai"): check, store,
+        apply, broadcast. Raises :class:`IllegalActionError` (nothing changes), or
+        :class:`StorageError` if the database refuses the write (nothing changes either). With
+        ``expected`` (the number of actions the caller saw), returns False without acting if
+        the game moved on; returns False too if the seat is no longer played by ``by`` (handed
+        over or back, maybe by another process: checked again where the move is stored)."""
         async with game.lock:
             if self.shared:
                 await self._catch_up(game)
             state = game.state
             if expected is not None and len(state.history) != expected:
+                return False
+            if game.seats[seat].kind != by:
                 return False
             state.check(action, seat)
             index = len(state.history)
@@ -733,14 +797,19 @@ class GameService:
             after.apply_unchecked(action)
             winners = ",".join(str(w) for w in after.result().winners) if after.is_over else None
             try:
-                game.updated_at = await self._store(Append(game.id, index, seat, action.notation(), winners))
+                game.updated_at = await self._store(Append(game.id, index, seat, action.notation(), winners, by))
             except Exception as exc:
+                changed_elsewhere = False
                 if self.shared:
                     with contextlib.suppress(Exception):
                         if await self._catch_up(game):
-                            # Another process stored this index first: this move came too late.
-                            log.info("action %d of game %s was taken by another process", index, game.id)
-                            return False
+                            # Another process stored this index first, or changed who plays the
+                            # seat: this move came too late.
+                            log.info("action %d of game %s was refused: the game changed elsewhere", index, game.id)
+                            changed_elsewhere = True
+                if changed_elsewhere:
+                    self.ensure_ai(game)
+                    return False
                 # Else forget the cached state so the next access replays what the database holds.
                 log.exception("cannot store action %d of game %s", index, game.id)
                 self.live.pop(game.id, None)
@@ -762,8 +831,10 @@ class GameService:
         new_seats = [_seat(r) for r in seats]
         if new_seats and new_seats != game.seats:
             task = game.ai_task
-            if task is not None and not task.done():
-                task.cancel()  # a seat changed hands: the AI task starts again for what is now
+            # A seat changed hands: the AI task starts again for what is now (unless it is the
+            # one catching up, inside its own move: that move is then refused, see act).
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
                 game.ai_task = None
             game.seats = new_seats
             game.public_seats = [s.public() for s in new_seats]
@@ -860,14 +931,14 @@ class GameService:
         if self._closing:
             return False
         try:
-            played = await self.act(game, seat, parse_action(notation), expected)
+            played = await self.act(game, seat, parse_action(notation), expected, by="ai")
         except asyncio.CancelledError:
             raise
         except Exception:
             # A storage fault: the game leaves memory (see act); the next access reloads it.
             log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
             return False
-        if not played:
+        if not played and game.seats[seat].kind == "ai":  # (not a seat given back to its person meanwhile)
             log.warning(
                 "AI move %d of seat %d in game %s was made elsewhere first: thought twice", expected, seat, game.id
             )
