@@ -51,7 +51,7 @@ def play(game: Any, bot: Any, agent_name: str, bot_seat: int, deal: int, seed: i
             engine = state.engine
             assert engine is not None
             chosen = agent.choose(engine.view(player), engine.legal_action_list())
-            action = space.encode(chosen, engine.offers[player])
+            action = space.encode(chosen, engine)
         state.apply_action(action)
     engine = state.engine
     assert engine is not None

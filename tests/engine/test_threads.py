@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from ttr_nordic.engine import GameState
-from ttr_nordic.engine import state as state_module
+from ttr_nordic.engine import claims as claims_module
 
 
 def _play(seeds: range, errors: list[BaseException], finals: dict[int, int]) -> None:
@@ -27,8 +27,8 @@ def _play(seeds: range, errors: list[BaseException], finals: dict[int, int]) -> 
 def test_games_on_threads_share_the_claim_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     # A tiny cache makes every thread drop old hands while the others read and insert, and a
     # tiny switch interval interleaves them mid-operation, as expert AIs thinking at once do.
-    monkeypatch.setattr(state_module, "_CANDIDATE_CACHE_SIZE", 8)
-    monkeypatch.setattr(state_module, "_LAZY_CLAIM_LIMIT", 50)
+    monkeypatch.setattr(claims_module, "_CANDIDATE_CACHE_SIZE", 8)
+    monkeypatch.setattr(claims_module, "_LAZY_CLAIM_LIMIT", 50)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     errors: list[BaseException] = []

@@ -23,8 +23,8 @@ from builders import (
 from ttr_nordic.engine import Board, Claim, KeepTickets, PayTunnelExtra, Phase, Reason
 from ttr_nordic.engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_TICKETS, PASS, DrawFaceUp
 from ttr_nordic.engine.board import GRAY
+from ttr_nordic.engine.claims import route_tables as _route_tables
 from ttr_nordic.engine.payments import check_payment
-from ttr_nordic.engine.state import _route_tables
 
 TUNNEL = "R44"  # Kristiansand–Stavanger, green tunnel of 2
 

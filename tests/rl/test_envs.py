@@ -87,3 +87,21 @@ def test_gymnasium_three_players_and_illegal_ids() -> None:
         env.step(10**6)
     with pytest.raises(ValueError):
         gymnasium.make("TTRNordic-v0", opponents=["no_such_agent"])
+
+
+def test_pettingzoo_enforces_the_call_order() -> None:
+    env = aec_env(players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.observe("player_0")
+    with pytest.raises(AttributeError):
+        env.last()
+    env.reset(seed=2)
+    rng = np.random.default_rng(3)
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.agents == []
+    with pytest.raises(RuntimeError, match="finished game"):
+        env.step(None)

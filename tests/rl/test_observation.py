@@ -5,9 +5,87 @@ from __future__ import annotations
 import random
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ttr_nordic.engine import GameState
-from ttr_nordic.rl.observation import SIZE, encode_view
+from ttr_nordic.engine import GameState, Phase, PlayerView
+from ttr_nordic.rl.observation import NUM_KINDS, NUM_ROUTES, NUM_TICKETS, PHASES, SEATS, SIZE, encode_view
+
+
+def plain_encoding(view: PlayerView) -> NDArray[np.float32]:
+    """The documented layout written plainly, element by element, with no caches."""
+    out = np.zeros(SIZE, dtype=np.float32)
+    n, me = view.num_players, view.player
+    i = 0
+    for route, owner in enumerate(view.route_owner):
+        if owner >= 0:
+            out[i + route * SEATS + (owner - me) % n] = 1.0
+    i += NUM_ROUTES * SEATS
+    for kind in range(NUM_KINDS):
+        out[i + kind] = view.hand[kind] / 12
+    i += NUM_KINDS
+    for seat in range(n):
+        r = (seat - me) % n
+        for kind in range(NUM_KINDS):
+            if r:
+                out[i + (r - 1) * NUM_KINDS + kind] = view.known_cards[seat][kind] / 12
+    i += 2 * NUM_KINDS
+    for slot, card in enumerate(view.display):
+        if card >= 0:
+            out[i + slot * NUM_KINDS + card] = 1.0
+    i += 5 * NUM_KINDS
+    out[i] = view.deck_count / 157
+    for kind in range(NUM_KINDS):
+        out[i + 1 + kind] = view.discard[kind] / 12
+    out[i + 10] = view.ticket_deck_count / NUM_TICKETS
+    i += 11
+    for ticket, done in view.ticket_status():
+        out[i + 2 * ticket] = 1.0
+        out[i + 2 * ticket + 1] = float(done)
+    i += 2 * NUM_TICKETS
+    for ticket in view.offered_tickets:
+        out[i + ticket] = 1.0
+    i += NUM_TICKETS
+    for seat in range(n):
+        base = i + (seat - me) % n * 5
+        values = (view.trains[seat] / 40, view.scores[seat] / 100, view.hand_sizes[seat] / 40)
+        out[base : base + 3] = values
+        out[base + 3] = view.ticket_counts[seat] / NUM_TICKETS
+        out[base + 4] = view.offer_counts[seat] / 5
+    i += SEATS * 5
+    out[i + PHASES.index(view.phase)] = 1.0
+    i += len(PHASES)
+    if view.phase is not Phase.GAME_OVER:
+        out[i + (view.current - me) % n] = 1.0
+    i += SEATS
+    if view.final_round_trigger >= 0:
+        out[i] = 1.0
+        out[i + 1] = view.final_turns_left / 3
+    i += 2
+    if view.tunnel is not None:
+        for kind in range(NUM_KINDS):
+            out[i + kind] = view.tunnel.base[kind] / 12
+            out[i + NUM_KINDS + kind] = view.tunnel.revealed.count(kind) / 3
+        out[i + 2 * NUM_KINDS] = view.tunnel.needed / 3
+        out[i + 2 * NUM_KINDS + 1] = float(view.tunnel.locomotive_only)
+    return out
+
+
+def test_observation_follows_the_documented_layout() -> None:
+    """The fast encoder (cached parts, one list per step) equals the plain one everywhere."""
+    rng = random.Random(8)
+    checked = tunnels = 0
+    for g in range(8):
+        state = GameState.new(players=2 + g % 2, seed=300 + g)
+        while not state.is_over:
+            for player in range(state.num_players):
+                view = state.view(player, log=False)
+                assert np.array_equal(encode_view(view), plain_encoding(view))
+                tunnels += view.tunnel is not None
+                checked += 1
+            state.apply(rng.choice(state.legal_action_list()))
+        view = state.view(0, log=False)
+        assert np.array_equal(encode_view(view), plain_encoding(view))
+    assert checked > 1000 and tunnels > 0
 
 
 def test_observation_is_unchanged_when_hidden_information_is_redealt() -> None:

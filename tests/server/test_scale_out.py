@@ -24,13 +24,13 @@ TIMEOUT = 15.0
 
 @contextmanager
 def _process(
-    data_home: Path, database_url: str, log: Path | None = None
+    data_home: Path, database_url: str, log: Path | None = None, *extra: str
 ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     port = _free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
     output = subprocess.DEVNULL if log is None else log.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "ttr_nordic.cli", "serve", "--port", str(port), "--database-url", database_url],
+        [sys.executable, "-m", "ttr_nordic.cli", "serve", "--port", str(port), "--database-url", database_url, *extra],
         env=env,
         stdout=output,
         stderr=subprocess.STDOUT,
@@ -274,3 +274,24 @@ def test_a_hand_over_racing_a_move_on_another_process(tmp_path: Path, postgres_d
     for log in logs:
         text = log.read_text(errors="replace")
         assert "thought twice" not in text and "Traceback" not in text, text[-2000:]
+
+
+def test_the_game_creation_limit_holds_across_processes(tmp_path: Path, postgres_database: str) -> None:
+    """One address creating games on two processes gets one burst (10), not one per process."""
+    import urllib.error
+
+    with ExitStack() as stack:
+        ports = [
+            stack.enter_context(_process(tmp_path, postgres_database, None, "--games-per-minute", "1"))[0]
+            for _ in range(2)
+        ]
+        answers = []
+        for i in range(16):
+            try:
+                _http(ports[i % 2], "/api/games", {"mode": "online", "seats": [{}, {}]})
+                answers.append(201)
+            except urllib.error.HTTPError as refused:
+                assert json.loads(refused.read())["error"]["code"] == "TOO_MANY_GAMES"
+                answers.append(refused.code)
+        assert answers.count(201) == 10, answers  # 16 alternated, each process alone would allow 8
+        assert answers[:10] == [201] * 10 and set(answers[10:]) == {429}

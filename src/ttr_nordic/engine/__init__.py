@@ -25,11 +25,13 @@ from .actions import (
 )
 from .board import GRAY, Board, City, Route, RouteKind, Ticket, load_board
 from .cards import CARD_LETTERS, CARD_NAMES, COLORS, LOCOMOTIVE, Card, Counts, parse_cards
+from .core import Decision, GameConfig, LogEntry, Phase, PublicLogEntry, TunnelAttempt
 from .errors import IllegalActionError, NotationError, Reason, RecordError
+from .legal import LegalActions
 from .record import GameRecord
 from .scoring import GameResult, PlayerResult, TicketResult
-from .state import Decision, GameConfig, GameState, LegalActions, LogEntry, Phase, TunnelAttempt
-from .view import PlayerView, PublicLogEntry, determinize
+from .state import GameState
+from .view import PlayerView, determinize
 
 __all__ = [
     "CARD_LETTERS",

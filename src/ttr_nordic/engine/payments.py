@@ -141,7 +141,9 @@ def ferry_options(route: Route, hand: Sequence[int]) -> list[Counts]:
     max_groups = (total_hand - n) // 2
     if max_groups > n:
         max_groups = n
-    order = sorted(COLORS, key=hand.__getitem__) if max_groups > 0 else ()
+    if max_groups <= 0:
+        return _ferry_singles(n, loco_spaces, hand, route.color)
+    order = sorted(COLORS, key=hand.__getitem__)
     out: list[Counts] = []
     if route.color != GRAY:
         _ferry_structures(n, loco_spaces, hand, route.color, 0, max_groups, order, out)
@@ -152,6 +154,31 @@ def ferry_options(route: Route, hand: Sequence[int]) -> list[Counts]:
     _ferry_structures(n, loco_spaces, hand, -1, 0, max_groups, order, out)
     unique = list(dict.fromkeys(out))  # two colors' structures can meet in one multiset
     return unique
+
+
+def _ferry_singles(n: int, loco_spaces: int, hand: Sequence[int], route_color: int) -> list[Counts]:
+    """:func:`ferry_options` when the hand is too small for a group: single cards only, in the
+    same order as :func:`_ferry_structures` lists them (the common case, kept short)."""
+    hand_locos = hand[LOCOMOTIVE]
+    out: list[Counts] = []
+    for color in (route_color,) if route_color != GRAY else COLORS:
+        have = hand[color]
+        if not have and route_color == GRAY:
+            continue
+        top = n - loco_spaces if have > n - loco_spaces else have
+        if top > n:
+            top = n
+        for color_cards in range(top, 0 if route_color == GRAY else -1, -1):
+            loco_cards = n - color_cards
+            if loco_cards > hand_locos:
+                break
+            payment = [0, 0, 0, 0, 0, 0, 0, 0, 0]
+            payment[color] = color_cards
+            payment[LOCOMOTIVE] = loco_cards
+            out.append(_as_counts(payment))
+    if route_color == GRAY and hand_locos >= n:
+        out.append((0, 0, 0, 0, 0, 0, 0, 0, n))
+    return out
 
 
 def _ferry_structures(

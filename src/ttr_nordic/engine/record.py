@@ -15,11 +15,17 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .actions import parse_action
+from .core import GameConfig
 from .errors import IllegalActionError, NotationError, RecordError
-from .state import GameConfig, GameState
+from .transitions import game_class
+
+if TYPE_CHECKING:
+    # For the annotations only: replays build GameState through game_class(), so this module
+    # never imports the state module (which imports this one).
+    from .state import GameState
 
 FORMAT = "ttr-nordic-record"
 VERSION = 1
@@ -95,7 +101,7 @@ class GameRecord:
 
     def states(self) -> Iterator[GameState]:
         """The state before the first action, then after each action (each a fresh copy)."""
-        state = GameState.from_config(self.config)
+        state = cast("GameState", game_class().from_config(self.config))
         yield state.clone()
         for index, text in enumerate(self.actions):
             try:
@@ -106,7 +112,7 @@ class GameRecord:
 
     def replay(self) -> GameState:
         """The state after every action, each one checked."""
-        state = GameState.from_config(self.config)
+        state = cast("GameState", game_class().from_config(self.config))
         for index, text in enumerate(self.actions):
             try:
                 state.apply(parse_action(text))

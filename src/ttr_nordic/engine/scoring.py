@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from .board import Board
-    from .state import GameState
+from .board import Board
+from .transitions import GameCore
 
 GLOBETROTTER_BONUS: Final = 10
 
@@ -35,7 +34,7 @@ def connected_components(edges: Iterable[tuple[int, int]], num_cities: int) -> l
     return [find(c) for c in range(num_cities)]
 
 
-def player_routes(state: GameState, player: int) -> list[int]:
+def player_routes(state: GameCore, player: int) -> list[int]:
     """The ids of the routes ``player`` owns."""
     return [rid for rid, owner in enumerate(state.route_owner) if owner == player]
 
@@ -127,7 +126,7 @@ class GameResult:
         return tuple(p.total for p in self.players)
 
 
-def score_game(state: GameState) -> GameResult:
+def score_game(state: GameCore) -> GameResult:
     """Score ``state`` as if it ended now (R9)."""
     board = state.board
     results: list[tuple[int, tuple[TicketResult, ...], int]] = []

@@ -21,27 +21,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .actions import DrawBlind, KeepTickets
-from .cards import FULL_DECK_COUNTS, NUM_KINDS, Counts, to_counts
-from .scoring import GameResult, ticket_completed
+from .board import Board
+from .cards import CARD_NAMES, FULL_DECK_COUNTS, NUM_KINDS, Counts, describe_cards, to_counts
+from .core import GameConfig, LogEntry, Phase, PublicLogEntry, TunnelAttempt
+from .scoring import GameResult, connected_components, score_game
+from .transitions import GameCore, game_class
 
 if TYPE_CHECKING:
-    from .board import Board
-    from .state import GameState, LogEntry, Phase, TunnelAttempt
-
-
-@dataclass(frozen=True, slots=True)
-class PublicLogEntry:
-    """A log line as ``viewer`` may see it: ``text`` is readable, ``notation`` is
-    None when the action is hidden (another player's blind draw or ticket choice)."""
-
-    player: int
-    text: str
-    notation: str | None
-    card: int
-    revealed: tuple[int, ...]
+    # For the annotations only: a determinized view is a full GameState (built at run time
+    # through game_class(), so this module never imports the state module).
+    from .state import GameState
 
 
 @dataclass(frozen=True)
@@ -84,9 +76,19 @@ class PlayerView:
         return self.current == self.player and self.phase.name != "GAME_OVER"
 
     def ticket_status(self) -> list[tuple[int, bool]]:
-        """Own tickets with whether each is completed by own routes now."""
-        owned = [rid for rid, owner in enumerate(self.route_owner) if owner == self.player]
-        return [(t, ticket_completed(self.board, owned, t)) for t in self.tickets]
+        """Own tickets with whether each is completed by own routes now (the network of own
+        routes is worked out once for all of them)."""
+        if not self.tickets:
+            return []
+        board = self.board
+        routes = board.routes
+        player = self.player
+        labels = connected_components(
+            ((routes[rid].a, routes[rid].b) for rid, owner in enumerate(self.route_owner) if owner == player),
+            len(board.cities),
+        )
+        tickets = board.tickets
+        return [(t, labels[tickets[t].a] == labels[tickets[t].b]) for t in self.tickets]
 
     def determinize(self, rng: random.Random) -> GameState:
         """A full state consistent with this view: unseen cards and tickets dealt at random.
@@ -97,9 +99,7 @@ class PlayerView:
         return determinize(self, rng)
 
 
-def _describe(state: GameState, entry: LogEntry, viewer: int) -> PublicLogEntry:
-    from .cards import CARD_NAMES, describe_cards
-
+def _describe(state: GameCore, entry: LogEntry, viewer: int) -> PublicLogEntry:
     who = f"Player {entry.player + 1}"
     action = entry.action
     notation: str | None = action.notation()
@@ -140,7 +140,7 @@ def _describe(state: GameState, entry: LogEntry, viewer: int) -> PublicLogEntry:
     return PublicLogEntry(entry.player, text, notation, card, entry.revealed)
 
 
-def _described_log(state: GameState, player: int, over: bool) -> tuple[PublicLogEntry, ...]:
+def _described_log(state: GameCore, player: int, over: bool) -> tuple[PublicLogEntry, ...]:
     """The log as ``player`` sees it, described incrementally: entries never change once
     written, except that the end of the game reveals everything (a separate cache key)."""
     key = (player, over)
@@ -152,13 +152,15 @@ def _described_log(state: GameState, player: int, over: bool) -> tuple[PublicLog
     return tuple(described)
 
 
-def make_view(state: GameState, player: int, log: bool = True) -> PlayerView:
+def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
     """Build ``player``'s view of ``state`` (with an empty log if ``log`` is False)."""
     if not 0 <= player < state.num_players:
         raise ValueError(f"no player {player} in a {state.num_players}-player game")
     over = state.phase.name == "GAME_OVER"
     n = state.num_players
-    known = tuple(to_counts(state.hands[q]) if q == player else to_counts(state.known[q]) for q in range(n))
+    # The engine's own nine-count lists: copied as tuples, not checked again (to_counts would).
+    hand = cast(Counts, tuple(state.hands[player]))
+    known = tuple(hand if q == player else cast(Counts, tuple(state.known[q])) for q in range(n))
     return PlayerView(
         board=state.board,
         player=player,
@@ -169,7 +171,7 @@ def make_view(state: GameState, player: int, log: bool = True) -> PlayerView:
         turn=state.turn,
         display=tuple(state.display),
         deck_count=len(state.deck),
-        discard=to_counts(state.discard),
+        discard=cast(Counts, tuple(state.discard)),
         ticket_deck_count=len(state.ticket_deck),
         route_owner=tuple(state.route_owner),
         trains=tuple(state.trains),
@@ -178,7 +180,7 @@ def make_view(state: GameState, player: int, log: bool = True) -> PlayerView:
         ticket_counts=tuple(len(t) for t in state.tickets),
         offer_counts=tuple(len(o) for o in state.offers),
         known_cards=known,
-        hand=to_counts(state.hands[player]),
+        hand=hand,
         tickets=tuple(state.tickets[player]),
         offered_tickets=tuple(state.offers[player]),
         returned_tickets=tuple(state.returned_tickets[player]),
@@ -188,17 +190,15 @@ def make_view(state: GameState, player: int, log: bool = True) -> PlayerView:
         consecutive_passes=state.consecutive_passes,
         log=_described_log(state, player, over) if log else (),
         all_tickets=tuple(tuple(t) for t in state.tickets) if over else None,
-        result=state.result() if over else None,
+        result=score_game(state) if over else None,
     )
 
 
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """Sample a full :class:`GameState` consistent with ``view`` (see :meth:`PlayerView.determinize`)."""
-    from .state import GameConfig, GameState
-
     # The real seed is secret (it fixes the deck order), so the sample gets its own.
     config = GameConfig(view.num_players, rng.getrandbits(63), view.first_player)
-    state = GameState._blank(view.board, config)
+    state = cast("GameState", game_class()._blank(view.board, config))
     me = view.player
     n = view.num_players
     # Cards: everything not seen by the viewer is shuffled into a pool.

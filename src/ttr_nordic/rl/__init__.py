@@ -4,6 +4,7 @@ Needs the ``rl`` extra (``pip install -e '.[rl]'``); the engine does not import 
 Importing it registers ``gymnasium.make("TTRNordic-v0")``. See ``docs/rl.md``.
 
 - :func:`aec_env` — the PettingZoo AEC environment (2 or 3 players);
+- :func:`parallel_env` — the PettingZoo parallel environment (:mod:`ttr_nordic.rl.parallel`);
 - ``TTRNordic-v0`` — one seat against registered agents (:class:`~ttr_nordic.rl.gym_env.TTRNordicGym`);
 - :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")``;
 - :mod:`ttr_nordic.rl.actions` — the fixed action enumeration; :mod:`ttr_nordic.rl.observation`
@@ -16,9 +17,18 @@ import gymnasium
 
 from .actions import ActionSpace, action_space
 from .observation import encode_view
+from .parallel import TTRNordicParallel, parallel_env
 from .pettingzoo_env import TTRNordicAEC, aec_env
 
 if "TTRNordic-v0" not in gymnasium.registry:
     gymnasium.register(id="TTRNordic-v0", entry_point="ttr_nordic.rl.gym_env:TTRNordicGym")
 
-__all__ = ["ActionSpace", "TTRNordicAEC", "action_space", "aec_env", "encode_view"]
+__all__ = [
+    "ActionSpace",
+    "TTRNordicAEC",
+    "TTRNordicParallel",
+    "action_space",
+    "aec_env",
+    "encode_view",
+    "parallel_env",
+]

@@ -1,4 +1,4 @@
-"""A fixed, stable enumeration of every action the engine can offer.
+"""A fixed, stable enumeration of every action the engine can offer (6,394 ids on the Nordic board).
 
 Ids are laid out in blocks, in this order (sizes for the Nordic board: 81 routes):
 
@@ -14,8 +14,11 @@ decline tunnel         1       give up a tunnel claim (``DeclineTunnel``)
 pass                   1       pass (only legal when nothing else is)
 tunnel extra           9       pay ``total`` extra cards (1-3) of which ``locomotives`` are
                                locomotives (0..total) (``PayTunnelExtra``)
-claim                  varies  claim route ``r`` with a payment structure
+claim                  6,144   claim route ``r`` with a payment structure
                                ``(main color, locomotives, total cards)``
+claim overflow         201     claim a gray ferry or Murmansk-Lieksa with a payment whose
+                               main color's slot another legal payment holds
+                               ``(OVERFLOW, locomotives, total cards)``
 =====================  ======  =================================================================
 
 A claim's *main color* is the color (0-7) of which the payment holds the most cards (the lowest
@@ -26,15 +29,28 @@ replaces a locomotive adds 2 cards) and for Murmansk-Lieksa (groups of 4 add 3).
 a group is the engine's canonical choice: ``decode`` returns the engine's own legal action, so
 the mask and ``decode`` never offer anything the engine would refuse.
 
-``encode(action, offer)`` needs the current ticket offer only for ``KeepTickets``.
-The enumeration depends only on the board, so ids are stable across games and versions of the
-engine that keep the board.
+Every legal action of a decision has its own id. On a colored ferry the engine lists at most one
+payment per (locomotives, total), so the main color is only informative. On the gray ferries and
+Murmansk-Lieksa it lists one payment per color paying the single spaces, and two of them can
+have the same main color, locomotives and total (their groups hold different cards). There each
+(locomotives, total) with a color has nine slots: the eight colors and ``OVERFLOW`` (the
+overflow slots come after all other claims, ids 6,193-6,393, so the ids before them kept the
+meaning they had before overflow slots existed). The legal payments of one (route, locomotives,
+total) are taken in order (most cards of their main color first, then the smaller count
+vector); each takes its main color's slot if free, else ``OVERFLOW``, else the lowest free color
+slot. The engine lists at most one such payment per single-space color, plus one with none, so
+nine slots always suffice.
+
+``encode(action, state)`` needs the state only for ``KeepTickets`` (the offer; ``offer=`` gives
+it directly) and for claims of gray ferries and Murmansk-Lieksa (the other legal payments decide
+the slot). The enumeration depends only on the board, so ids are stable across games and
+versions of the engine that keep the board.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
 
@@ -73,6 +89,10 @@ def main_color(counts: Sequence[int]) -> int:
     return best
 
 
+OVERFLOW = 8
+"""The claim slot of a payment displaced from its main color's slot (gray ferries and Murmansk-Lieksa)."""
+
+
 @dataclass(frozen=True)
 class ActionSpace:
     """The enumeration for one board; build it with :func:`action_space`."""
@@ -88,25 +108,57 @@ class ActionSpace:
     claim: int
     claim_keys: tuple[tuple[int, int, int, int], ...]
     claim_index: dict[tuple[int, int, int, int], int]
+    slotted_routes: frozenset[int]
+    # Ids of actions whose id needs no position (all but keeps and slotted claims), by the
+    # action object's id(): the engine hands out the same action objects again and again, so
+    # encoding each once pays, and an identity lookup is cheaper than hashing a dataclass. The
+    # entry keeps the object alive, so its id() cannot be reused while the entry exists.
+    _fixed_ids: dict[int, tuple[Action, int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
-    def encode(self, action: Action, offer: Sequence[int] = ()) -> int:
-        """The id of ``action``; ``offer`` (offered ticket ids) is needed for ``KeepTickets``."""
+    def encode(self, action: Action, state: GameState | None = None, offer: Sequence[int] | None = None) -> int:
+        """The id of ``action``, a legal action of ``state``.
+
+        ``state`` is needed for ``KeepTickets`` (the offer; or give ``offer``, the offered
+        ticket ids) and for claims of gray ferries and Murmansk-Lieksa (the other payments
+        legal now decide the slot); other actions have an id of their own.
+        """
+        if isinstance(action, KeepTickets):
+            if offer is None:
+                if state is None:
+                    raise ValueError("encoding a ticket choice needs the offer or the state")
+                offer = state.offers[state.current]
+            return self._encode_keep(action, offer)
+        if isinstance(action, Claim) and action.route in self.slotted_routes:
+            if state is None:
+                raise ValueError(f"encoding claim {action.notation()} needs the state (its slot depends on it)")
+            if not state.is_over:
+                same_route = [a for a in state.legal_action_list() if isinstance(a, Claim) and a.route == action.route]
+                slots: dict[int, Action] = {}
+                self._assign_slots(same_route, slots)
+                for action_id, legal in slots.items():
+                    if legal == action:
+                        return action_id
+            raise ValueError(f"claim {action.notation()} is not one of the engine's listed payments now")
+        return self._encode_fixed(action)
+
+    def _encode_keep(self, action: KeepTickets, offer: Sequence[int]) -> int:
+        ordered = sorted(offer)
+        bits = 0
+        for ticket in action.tickets:
+            if ticket not in ordered:
+                raise ValueError(f"ticket {ticket} is not in the offer {ordered}")
+            bits |= 1 << ordered.index(ticket)
+        if not 0 < bits <= NUM_KEEP:
+            raise ValueError(f"cannot encode keeping {action.tickets} of {ordered}")
+        return self.keep + bits - 1
+
+    def _encode_fixed(self, action: Action) -> int:
         if isinstance(action, DrawFaceUp):
             return self.face_up + action.slot
         if isinstance(action, DrawBlind):
             return self.blind
         if isinstance(action, DrawTickets):
             return self.tickets
-        if isinstance(action, KeepTickets):
-            ordered = sorted(offer)
-            bits = 0
-            for ticket in action.tickets:
-                if ticket not in ordered:
-                    raise ValueError(f"ticket {ticket} is not in the offer {ordered}")
-                bits |= 1 << ordered.index(ticket)
-            if not 0 < bits <= NUM_KEEP:
-                raise ValueError(f"cannot encode keeping {action.tickets} of {ordered}")
-            return self.keep + bits - 1
         if isinstance(action, DeclineTunnel):
             return self.decline
         if isinstance(action, Pass):
@@ -118,20 +170,68 @@ class ActionSpace:
                 raise ValueError(f"a tunnel asks for 1 to {MAX_EXTRA} extra cards, not {total}")
             return self.extra + _extra_offset(total, locos)
         if isinstance(action, Claim):
-            key = (action.route, main_color(action.payment), action.payment[LOCOMOTIVE], sum(action.payment))
-            index = self.claim_index.get(key)
-            if index is None:
-                raise ValueError(f"no id for claim {action.notation()}")
-            return self.claim + index
+            return self.claim + self._claim_offset(action.route, main_color(action.payment), action.payment)
         raise TypeError(f"not an action: {action!r}")
 
+    def _claim_offset(self, route: int, slot: int, payment: Sequence[int]) -> int:
+        index = self.claim_index.get((route, slot, payment[LOCOMOTIVE], sum(payment)))
+        if index is None:
+            raise ValueError(f"no id for claim {Claim(route, tuple(payment)).notation()}")  # type: ignore[arg-type]
+        return index
+
     def legal_ids(self, state: GameState) -> dict[int, Action]:
-        """The engine's legal actions of ``state`` by id (first listed wins an id)."""
-        offer = state.offers[state.current] if not state.is_over else ()
+        """The engine's legal actions of ``state`` by id: one id per listed action, no id shared."""
+        if state.is_over:
+            return {}
         out: dict[int, Action] = {}
+        fixed = self._fixed_ids
+        slotted: list[Claim] | None = None
         for action in state.legal_action_list():
-            out.setdefault(self.encode(action, offer), action)
+            entry = fixed.get(id(action))
+            if entry is not None and entry[0] is action:
+                out[entry[1]] = action
+                continue
+            if isinstance(action, KeepTickets):
+                out[self._encode_keep(action, state.offers[state.current])] = action
+                continue
+            if isinstance(action, Claim) and action.route in self.slotted_routes:
+                if slotted is None:
+                    slotted = []
+                slotted.append(action)
+                continue
+            action_id = self._encode_fixed(action)
+            if len(fixed) >= _FIXED_CACHE_LIMIT:
+                fixed.clear()
+            fixed[id(action)] = (action, action_id)
+            out[action_id] = action
+        if slotted:
+            self._assign_slots(slotted, out)
         return out
+
+    def _assign_slots(self, claims: list[Claim], out: dict[int, Action]) -> None:
+        """Give each claim of a gray ferry or Murmansk-Lieksa its own id (see the module docstring)."""
+        groups: dict[tuple[int, int, int], list[Claim]] = {}
+        for claim in claims:
+            payment = claim.payment
+            groups.setdefault((claim.route, payment[LOCOMOTIVE], sum(payment)), []).append(claim)
+        for (route, _locos, total), group in groups.items():
+            # Order-independent: the payment with more cards of its main color keeps the slot.
+            group.sort(key=lambda c: (-max(c.payment[:LOCOMOTIVE]), c.payment))
+            taken: set[int] = set()
+            displaced: list[Claim] = []
+            for claim in group:
+                slot = main_color(claim.payment)
+                if slot in taken:
+                    displaced.append(claim)
+                    continue
+                taken.add(slot)
+                out[self.claim + self._claim_offset(route, slot, claim.payment)] = claim
+            for claim in displaced:
+                free = [s for s in (OVERFLOW, *COLORS) if s not in taken]
+                if not free:
+                    raise RuntimeError(f"more than {len(COLORS) + 1} payments for route {route} of {total} cards")
+                taken.add(free[0])
+                out[self.claim + self._claim_offset(route, free[0], claim.payment)] = claim
 
     def decode(self, action_id: int, state: GameState) -> Action:
         """The engine's legal action of ``state`` with this id; ValueError if none is legal."""
@@ -144,6 +244,8 @@ class ActionSpace:
 
     def describe(self, action_id: int) -> str:
         """A readable name of an id, independent of any position."""
+        if not 0 <= action_id < self.size:
+            raise ValueError(f"action ids are 0 to {self.size - 1}, got {action_id}")
         if action_id < self.blind:
             return f"draw face-up slot {action_id - self.face_up + 1}"
         if action_id == self.blind:
@@ -161,7 +263,11 @@ class ActionSpace:
             total, locos = _EXTRA_KEYS[action_id - self.extra]
             return f"tunnel extra: {total} card(s), {locos} locomotive(s)"
         route, color, locos, total = self.claim_keys[action_id - self.claim]
-        return f"claim R{route + 1:02d}: {total} cards, main color {color}, {locos} locomotive(s)"
+        kind = "another payment" if color == OVERFLOW else f"main color {color}"
+        return f"claim R{route + 1:02d}: {total} cards, {kind}, {locos} locomotive(s)"
+
+
+_FIXED_CACHE_LIMIT = 50_000  # entries hold their actions alive: about 15 MB at most
 
 
 _EXTRA_KEYS = tuple((total, locos) for total in range(1, MAX_EXTRA + 1) for locos in range(total + 1))
@@ -194,11 +300,21 @@ def _claim_keys(board: Board) -> Iterable[tuple[int, int, int, int]]:
                         yield (route.id, -1, locos, total)
 
 
+def _overflow_keys(board: Board) -> Iterable[tuple[int, int, int, int]]:
+    """The overflow slots, after every other claim so that the earlier ids kept their meaning."""
+    for route in board.routes:
+        if route.color < 0 and route.kind in _GROUP_EXTRA:
+            n, step = route.length, _GROUP_EXTRA[route.kind]
+            for total in range(n, n + step * n + 1, step):
+                for locos in range(min(total - 1, MAX_LOCOMOTIVES) + 1):
+                    yield (route.id, OVERFLOW, locos, total)
+
+
 @cache
 def action_space(board: Board | None = None) -> ActionSpace:
     """The enumeration for ``board`` (the Nordic board by default)."""
     board = board or load_board()
-    keys = tuple(_claim_keys(board))
+    keys = (*_claim_keys(board), *_overflow_keys(board))
     face_up = 0
     blind = face_up + NUM_SLOTS
     tickets = blind + 1
@@ -219,4 +335,7 @@ def action_space(board: Board | None = None) -> ActionSpace:
         claim=claim,
         claim_keys=keys,
         claim_index={key: i for i, key in enumerate(keys)},
+        slotted_routes=frozenset(
+            r.id for r in board.routes if r.color < 0 and r.kind in (RouteKind.FERRY, RouteKind.SPECIAL)
+        ),
     )

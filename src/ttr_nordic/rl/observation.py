@@ -26,6 +26,8 @@ tunnel                  9 + 9 + 2   base payment / 12, revealed cards / 3, extra
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -52,80 +54,133 @@ SIZE = (
 )
 
 
-_STATUS_CACHE: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], list[tuple[int, bool]]] = {}
+ROUTES_END = NUM_ROUTES * SEATS
+"""The route-owner part is ``out[:ROUTES_END]``."""
+TICKETS_START = ROUTES_END + NUM_KINDS + 2 * NUM_KINDS + 5 * NUM_KINDS + 11
+TICKETS_END = TICKETS_START + NUM_TICKETS * 3
+"""Own tickets and the offer are ``out[TICKETS_START:TICKETS_END]``."""
+
+_ROUTE_PARTS: dict[tuple[int, tuple[int, ...], int, int], NDArray[np.float32]] = {}
+_TICKET_PARTS: dict[tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...]], NDArray[np.float32]] = {}
+_COMPLETED: dict[tuple[int, int, tuple[int, ...]], dict[int, bool]] = {}
+_CACHE_LIMIT = 4096
+_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 
 
 def _ticket_status(view: PlayerView) -> list[tuple[int, bool]]:
-    """``view.ticket_status()``, remembered: routes change only on claims, so most steps repeat one."""
-    key = (id(view.board), view.route_owner, view.player, view.tickets)
-    status = _STATUS_CACHE.get(key)
-    if status is None:
-        if len(_STATUS_CACHE) >= 4096:
-            _STATUS_CACHE.clear()
-        status = _STATUS_CACHE[key] = view.ticket_status()
-    return status
+    """``view.ticket_status()``, remembered per ticket and set of the player's own routes.
+
+    Only tickets not seen with these routes are asked of the engine (through a copy of the view
+    holding just those), so keeping new tickets does not recompute the others.
+    """
+    me = view.player
+    owned = tuple([r for r, owner in enumerate(view.route_owner) if owner == me])
+    key = (id(view.board), me, owned)
+    known = _COMPLETED.get(key)
+    if known is None:
+        if len(_COMPLETED) >= _CACHE_LIMIT:
+            _COMPLETED.clear()
+        known = _COMPLETED[key] = {}
+    missing = tuple([t for t in view.tickets if t not in known])
+    if missing:
+        asked = view if len(missing) == len(view.tickets) else dataclasses.replace(view, tickets=missing)
+        for ticket, done in asked.ticket_status():
+            known[ticket] = done
+    return [(t, known[t]) for t in view.tickets]
+
+
+def _route_part(view: PlayerView) -> NDArray[np.float32]:
+    """The route-owner part (changes only on claims): remembered by the owners."""
+    key = (id(view.board), view.route_owner, view.player, view.num_players)
+    part = _ROUTE_PARTS.get(key)
+    if part is None:
+        n, me = view.num_players, view.player
+        part = np.zeros(ROUTES_END, dtype=np.float32)
+        part[[route * SEATS + (owner - me) % n for route, owner in enumerate(view.route_owner) if owner >= 0]] = 1.0
+        if len(_ROUTE_PARTS) >= _CACHE_LIMIT:
+            _ROUTE_PARTS.clear()
+        _ROUTE_PARTS[key] = part
+    return part
+
+
+def _ticket_part(view: PlayerView) -> NDArray[np.float32]:
+    """Own tickets with completion, and the offer (change on claims and ticket choices)."""
+    key = (id(view.board), view.route_owner, view.player, view.tickets, view.offered_tickets)
+    part = _TICKET_PARTS.get(key)
+    if part is None:
+        part = np.zeros(TICKETS_END - TICKETS_START, dtype=np.float32)
+        for ticket, done in _ticket_status(view):
+            part[2 * ticket] = 1.0
+            part[2 * ticket + 1] = float(done)
+        for ticket in view.offered_tickets:
+            part[2 * NUM_TICKETS + ticket] = 1.0
+        if len(_TICKET_PARTS) >= _CACHE_LIMIT:
+            _TICKET_PARTS.clear()
+        _TICKET_PARTS[key] = part
+    return part
 
 
 def encode_view(view: PlayerView) -> NDArray[np.float32]:
-    """The observation vector of ``view`` (see the module docstring for the layout)."""
-    out = np.zeros(SIZE, dtype=np.float32)
+    """The observation vector of ``view`` (see the module docstring for the layout).
+
+    A fresh array each call. The parts that change every step are built as one Python list
+    and converted once (numpy's per-call cost dominates on arrays this small).
+    """
     n = view.num_players
     me = view.player
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
-
-    i = 0
-    owners = np.fromiter(view.route_owner, dtype=np.int64, count=NUM_ROUTES)
-    claimed = np.flatnonzero(owners >= 0)
-    out[i + claimed * SEATS + (owners[claimed] - me) % n] = 1.0
-    i += NUM_ROUTES * SEATS
-    out[i : i + NUM_KINDS] = np.asarray(view.hand, dtype=np.float32) / 12
-    i += NUM_KINDS
-    for seat in range(n):
-        r = rel(seat)
-        if r:
-            out[i + (r - 1) * NUM_KINDS : i + r * NUM_KINDS] = np.asarray(view.known_cards[seat]) / 12
-    i += 2 * NUM_KINDS
+    # Hand, known cards, display, piles: TICKETS_START - ROUTES_END values.
+    fast = [c / 12 for c in view.hand]
+    known = view.known_cards
+    fast += [c / 12 for c in known[(me + 1) % n]]
+    fast += [c / 12 for c in known[(me + 2) % n]] if n == 3 else _ZEROS[:NUM_KINDS]
+    display = _ZEROS[: 5 * NUM_KINDS]
     for slot, card in enumerate(view.display):
         if card >= 0:
-            out[i + slot * NUM_KINDS + card] = 1.0
-    i += 5 * NUM_KINDS
-    out[i] = view.deck_count / 157
-    out[i + 1 : i + 10] = np.asarray(view.discard) / 12
-    out[i + 10] = view.ticket_deck_count / NUM_TICKETS
-    i += 11
-    for ticket, done in _ticket_status(view):
-        out[i + 2 * ticket] = 1.0
-        out[i + 2 * ticket + 1] = float(done)
-    i += 2 * NUM_TICKETS
-    for ticket in view.offered_tickets:
-        out[i + ticket] = 1.0
-    i += NUM_TICKETS
-    for seat in range(n):
-        base = i + rel(seat) * 5
-        out[base] = view.trains[seat] / 40
-        out[base + 1] = view.scores[seat] / 100
-        out[base + 2] = view.hand_sizes[seat] / 40
-        out[base + 3] = view.ticket_counts[seat] / NUM_TICKETS
-        out[base + 4] = view.offer_counts[seat] / 5
-    i += SEATS * 5
-    out[i + PHASES.index(view.phase)] = 1.0
-    i += len(PHASES)
+            display[slot * NUM_KINDS + card] = 1.0
+    fast += display
+    fast.append(view.deck_count / 157)
+    fast += [c / 12 for c in view.discard]
+    fast.append(view.ticket_deck_count / NUM_TICKETS)
+    # Per seat (relative order), phase, turn, final round, tunnel: SIZE - TICKETS_END values.
+    trains, scores, hand_sizes = view.trains, view.scores, view.hand_sizes
+    ticket_counts, offer_counts = view.ticket_counts, view.offer_counts
+    for r in range(n):
+        seat = (me + r) % n
+        fast += (
+            trains[seat] / 40,
+            scores[seat] / 100,
+            hand_sizes[seat] / 40,
+            ticket_counts[seat] / NUM_TICKETS,
+            offer_counts[seat] / 5,
+        )
+    if n == 2:
+        fast += _ZEROS[:5]
+    phase_and_turn = _ZEROS[: len(PHASES) + SEATS + 2]
+    phase_and_turn[_PHASE_INDEX[view.phase]] = 1.0
     if view.phase is not Phase.GAME_OVER:
-        out[i + rel(view.current)] = 1.0
-    i += SEATS
+        phase_and_turn[len(PHASES) + (view.current - me) % n] = 1.0
     if view.final_round_trigger >= 0:
-        out[i] = 1.0
-        out[i + 1] = view.final_turns_left / 3
-    i += 2
+        phase_and_turn[-2] = 1.0
+        phase_and_turn[-1] = view.final_turns_left / 3
+    fast += phase_and_turn
     tunnel = view.tunnel
-    if tunnel is not None:
-        out[i : i + NUM_KINDS] = np.asarray(tunnel.base) / 12
+    if tunnel is None:
+        fast += _ZEROS[: 2 * NUM_KINDS + 2]
+    else:
+        revealed = [0] * NUM_KINDS
         for card in tunnel.revealed:
-            out[i + NUM_KINDS + card] += 1 / 3
-        out[i + 2 * NUM_KINDS] = tunnel.needed / 3
-        out[i + 2 * NUM_KINDS + 1] = float(tunnel.locomotive_only)
-    i += 2 * NUM_KINDS + 2
-    assert i == SIZE
+            revealed[card] += 1
+        fast += [c / 12 for c in tunnel.base]
+        fast += [c / 3 for c in revealed]
+        fast.append(tunnel.needed / 3)
+        fast.append(float(tunnel.locomotive_only))
+    values = np.array(fast, dtype=np.float32)
+    out = np.empty(SIZE, dtype=np.float32)
+    out[:ROUTES_END] = _route_part(view)
+    out[ROUTES_END:TICKETS_START] = values[: TICKETS_START - ROUTES_END]
+    out[TICKETS_START:TICKETS_END] = _ticket_part(view)
+    out[TICKETS_END:] = values[TICKETS_START - ROUTES_END :]
     return out
+
+
+_ZEROS = [0.0] * 64  # sliced: a fresh list of zeros

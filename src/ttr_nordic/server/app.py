@@ -318,9 +318,16 @@ def create_app(
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> JSON:
         client = request.client.host if request.client else "unknown"
-        if not creation.allow(client):
+        service = service_of(request)
+        # Several processes on PostgreSQL share the buckets (in the database); one process
+        # (SQLite) keeps them in memory.
+        if service.shared:
+            allowed = await service.take_creation_token(client, creation.rate * 60.0, int(creation.burst))
+        else:
+            allowed = creation.allow(client)
+        if not allowed:
             raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
-        game, tokens = await service_of(request).create(body.mode, body.specs(), body.first_player)
+        game, tokens = await service.create(body.mode, body.specs(), body.first_player)
         # The address the creator's browser used (so a home network's address works as is),
         # unless the owner gave the server a public one.
         base = request.app.state.public_url or str(request.base_url).rstrip("/")

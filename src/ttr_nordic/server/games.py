@@ -42,15 +42,7 @@ from ..engine import (
 )
 from .ai_workers import AIPool, DecisionJob
 from .cluster import CHANNEL, listen_dsn, listen_forever
-from .db import (
-    ActionRow,
-    GameRow,
-    SeatRow,
-    file_identity,
-    shared_memory_fault,
-    sqlite_path,
-    utcnow,
-)
+from .db import ActionRow, GameRow, SeatRow, file_identity, shared_memory_fault, sqlite_path, utcnow
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 
@@ -351,6 +343,23 @@ def _notify(connection: Connection, game_ids: list[str], origin: str) -> None:
         for game_id in dict.fromkeys(game_ids):
             connection.execute(_NOTIFY, {"channel": CHANNEL, "game": f"{game_id} {origin}"})
 
+
+#: One statement takes a game-creation token from a client's bucket, refilled since its last
+#: use, and says whether there was one; the row lock orders processes asking at once.
+_TAKE_CREATION_TOKEN = text(
+    """
+    INSERT INTO creation_buckets AS b (client, tokens, granted, updated_at)
+    VALUES (:client, :burst - 1, TRUE, now())
+    ON CONFLICT (client) DO UPDATE SET
+      granted = LEAST(:burst, b.tokens + EXTRACT(EPOCH FROM (now() - b.updated_at)) * :rate) >= 1,
+      tokens = LEAST(:burst, b.tokens + EXTRACT(EPOCH FROM (now() - b.updated_at)) * :rate)
+               - CASE WHEN LEAST(:burst, b.tokens + EXTRACT(EPOCH FROM (now() - b.updated_at)) * :rate) >= 1
+                      THEN 1 ELSE 0 END,
+      updated_at = now()
+    RETURNING granted
+    """
+)
+_FORGET_OLD_BUCKETS = text("DELETE FROM creation_buckets WHERE updated_at < now() - interval '1 hour'")
 
 #: Seconds before a process that found another one thinking for a game looks again.
 AI_LOCK_RETRY_S = 1.0
@@ -890,7 +899,12 @@ class GameService:
         return not state.is_over and game.seats[state.decision.player].kind == "ai"
 
     async def _play_ai(self, game: LiveGame) -> None:
-        while not self._closing:
+        # The loop ends only at its top, with no await between the last look at the game and the
+        # end of the task: ensure_ai (after a person's move) starts a new task when this one is
+        # done, so a task still finishing (releasing its lock) must not miss the AI's turn.
+        while not self._closing and self.live.get(game.id) is game:
+            if not self._ai_to_move(game):
+                return
             lock: Connection | None = None
             if self.shared:
                 # Several processes may hold this game: the one that gets the game's advisory lock
@@ -905,23 +919,22 @@ class GameService:
                     await asyncio.sleep(AI_LOCK_RETRY_S)
                     async with game.lock:
                         await self._catch_up(game)
-                    if not self._ai_to_move(game):
-                        return
                     continue
             try:
                 if lock is not None:
                     async with game.lock:
                         await self._catch_up(game)  # think on the newest position
-                if not await self._play_ai_once(game):
-                    return
+                going = await self._play_ai_once(game)
             finally:
                 if lock is not None:
                     await self._in_db_thread(self._release_ai_lock, lock, game.id)
+            if not going:
+                return  # a fault (logged): the next access to the game starts the AI again
 
     async def _play_ai_once(self, game: LiveGame) -> bool:
-        """Make the AI move due now, if any; False when there is none or the task should stop."""
+        """Make the AI move due now, if any; False after a fault (the task should stop)."""
         if not self._ai_to_move(game):
-            return False
+            return True
         state = game.state
         seat = state.decision.player
         expected = len(state.history)
@@ -942,7 +955,22 @@ class GameService:
             log.warning(
                 "AI move %d of seat %d in game %s was made elsewhere first: thought twice", expected, seat, game.id
             )
-        return self.live.get(game.id) is game
+        return True
+
+    async def take_creation_token(self, client: str, per_minute: float, burst: int) -> bool:
+        """On PostgreSQL: whether ``client`` (an address) may create a game now, by a token bucket
+        kept in the database, so that the limit holds across every server process."""
+        digest = hashlib.sha256(f"ttr-client:{client}".encode()).hexdigest()
+        return await self._in_db_thread(self._take_creation_token, digest, per_minute / 60.0, float(burst))
+
+    def _take_creation_token(self, client: str, rate: float, burst: float) -> bool:
+        with self.engine.begin() as connection:
+            granted = connection.execute(
+                _TAKE_CREATION_TOKEN, {"client": client, "rate": rate, "burst": burst}
+            ).scalar_one()
+            if secrets.randbelow(100) == 0:  # now and then, forget clients unseen for an hour
+                connection.execute(_FORGET_OLD_BUCKETS)
+        return bool(granted)
 
     def _try_ai_lock(self, game_id: str) -> Connection | None:
         """A connection holding ``game_id``'s AI advisory lock (PostgreSQL), or None when another

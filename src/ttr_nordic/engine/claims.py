@@ -1,0 +1,207 @@
+"""Claim candidates: which claims a hand can pay for, cached per hand and shared by all games.
+
+The legal-move listing asks, for the current hand, which routes it could pay for and with
+which payments; the answer does not depend on the rest of the state, so it is worked out once
+per distinct hand (see :func:`claim_candidates`) and filtered by ownership and trains per call.
+Ferries and Murmansk–Lieksa have many payments for a big hand: those are worked out only when
+the route is claimable (:func:`expensive_claims`).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Final
+
+from .actions import Claim, KeepTickets
+from .board import GRAY, Board, RouteKind
+from .cards import COLORS, LOCOMOTIVE, NUM_KINDS, Counts, to_counts
+from .core import FERRY_CODE, KIND_CODE, REGULAR_CODE, TUNNEL_CODE, RouteInfo
+from .payments import ferry_options, special_options, tunnel_options
+
+# The one Claim per (route, payment), by route then payment (no key tuple to build and hash).
+_CLAIMS_BY_ROUTE: dict[int, dict[Counts, Claim]] = {}
+# The claim candidates of one hand: (route, length, twin, claim set id) per route the hand
+# might pay for, plus a slot per ferry or Murmansk–Lieksa whose many payments are worked out
+# only once it is claimable (claim set id -1 - slot). The entries are plain integers, so the
+# garbage collector stops tracking them: with lists of claims per route, 200,000 cached
+# hands made a full collection take seconds (hence also the smaller bound).
+RouteClaims = tuple[tuple[int, int, int, int], ...]
+LazySlots = list[tuple[Claim, ...] | None] | tuple[()]
+Candidates = dict[Counts, tuple[RouteClaims, LazySlots]]
+# By route, per color: the id in CLAIM_SETS of the regular route's claim in that color (one or none).
+SimpleIds = tuple[tuple[int, ...], ...]
+# Claim candidates per hand, shared by all games on one board (see claim_candidates).
+_CANDIDATE_CACHE_SIZE: Final = 50_000
+# Ferry payments are many for a big hand: once the ferry claims held pass this count, the
+# older half of the hands is dropped (5,000 random games stay below it), which keeps a full
+# collection under about a second.
+_LAZY_CLAIM_LIMIT: Final = 1_200_000
+_lazy_claim_count = 0
+# Claim sets by id: the few distinct tuples of claims that regular routes and tunnels offer.
+CLAIM_SETS: list[tuple[Claim, ...]] = [()]
+_CLAIM_SET_IDS: dict[tuple[Claim, ...], int] = {(): 0}
+_KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
+# Claim set ids of gray regular routes by (route, length, colors held in enough number) and of
+# tunnels by (route, length, color, the counts that matter capped at the length): a new hand
+# then finds them without building and hashing tuples of claims.
+_GRAY_IDS: dict[tuple[int, int, int], int] = {}
+_TUNNEL_IDS: dict[tuple[int, ...], int] = {}
+# The caches above are shared by all games, also games on other threads (expert AIs think
+# in threads): lookups and inserts are single dict operations, atomic in CPython; the rare
+# multi-step changes (a new claim set id, dropping old hands) hold this lock.
+_CACHE_LOCK = threading.Lock()
+
+
+def _claim_set_id(claims: tuple[Claim, ...]) -> int:
+    cid = _CLAIM_SET_IDS.get(claims)
+    if cid is None:
+        # A miss is rare after warm-up; the lock keeps an id and its entry together when
+        # games on other threads add claim sets at the same time.
+        with _CACHE_LOCK:
+            cid = _CLAIM_SET_IDS.get(claims)
+            if cid is None:
+                CLAIM_SETS.append(claims)
+                cid = _CLAIM_SET_IDS[claims] = len(CLAIM_SETS) - 1
+    return cid
+
+
+def claim_action(route: int, payment: Counts) -> Claim:
+    """The one shared :class:`Claim` of ``route`` with ``payment`` (actions are immutable)."""
+    return _claims(route, [payment])[0]
+
+
+def _claims(route: int, payments: list[Counts]) -> tuple[Claim, ...]:
+    by_payment = _CLAIMS_BY_ROUTE.get(route)
+    if by_payment is None:
+        by_payment = _CLAIMS_BY_ROUTE.setdefault(route, {})
+    get = by_payment.get
+    out: list[Claim] = []
+    for payment in payments:
+        action = get(payment)
+        if action is None:
+            action = by_payment[payment] = Claim(route, payment)
+        out.append(action)
+    return tuple(out)
+
+
+def keep_action(tickets: tuple[int, ...]) -> KeepTickets:
+    """The one shared :class:`KeepTickets` of ``tickets``."""
+    action = _KEEP_CACHE.get(tickets)
+    if action is None:
+        action = _KEEP_CACHE[tickets] = KeepTickets(tickets)
+    return action
+
+
+def route_tables(board: Board) -> tuple[tuple[RouteInfo, ...], SimpleIds, Candidates]:
+    """The per-board tables every game on ``board`` shares: route numbers, the claim set id
+    of each regular route per color, and the per-hand candidate cache."""
+    cached = _TABLES.get(id(board))
+    if cached is not None and cached[0] is board:
+        return cached[1], cached[2], cached[3]
+    infos = tuple(
+        RouteInfo(r.id, r.length, r.color, KIND_CODE[r.kind], -1 if r.twin is None else r.twin) for r in board.routes
+    )
+    simple: list[tuple[tuple[Claim, ...], ...]] = []
+    for r in board.routes:
+        row: list[tuple[Claim, ...]] = []
+        for color in COLORS:
+            if r.kind is RouteKind.REGULAR and r.color in (GRAY, color):
+                payment = [0] * NUM_KINDS
+                payment[color] = r.length
+                row.append((claim_action(r.id, to_counts(payment)),))
+            else:
+                row.append(())
+        simple.append(tuple(row))
+    ids = tuple(tuple(_claim_set_id(claims) for claims in row) for row in simple)
+    candidates: Candidates = {}
+    _TABLES[id(board)] = (board, infos, ids, candidates)
+    return infos, ids, candidates
+
+
+def claim_candidates(
+    board: Board, routes: tuple[RouteInfo, ...], simple: SimpleIds, cache: Candidates, hand: Counts
+) -> tuple[RouteClaims, LazySlots]:
+    """Every claim ``hand`` can pay for, by route, ignoring ownership and trains (cached
+    in ``cache`` per hand: hands recur often, and this is the hot path of random play)."""
+    locos = hand[LOCOMOTIVE]
+    best_color = max(hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7])
+    hand_total = sum(hand)
+    board_routes = board.routes
+    found: list[tuple[int, int, int, int]] = []
+    slots = 0
+    for rid, length, color, kind, twin in routes:
+        if kind == REGULAR_CODE:
+            if color != GRAY:
+                if hand[color] >= length:
+                    found.append((rid, length, twin, simple[rid][color]))
+            elif best_color >= length:
+                # The colors held in enough number decide the claims: look their set up by them.
+                mask = 0
+                for c in COLORS:
+                    if hand[c] >= length:
+                        mask |= 1 << c
+                gray_key = (rid, length, mask)
+                cid = _GRAY_IDS.get(gray_key)
+                if cid is None:
+                    row = simple[rid]
+                    claims = tuple([CLAIM_SETS[row[c]][0] for c in COLORS if hand[c] >= length])
+                    cid = _GRAY_IDS[gray_key] = _claim_set_id(claims)
+                found.append((rid, length, twin, cid))
+        elif kind == TUNNEL_CODE:
+            top = best_color if color == GRAY else hand[color]
+            if top + locos >= length:
+                # A tunnel's payments depend on the counts only up to its length.
+                if color == GRAY:
+                    tunnel_key: tuple[int, ...] = (rid, length, color, *[min(n, length) for n in hand])
+                else:
+                    tunnel_key = (rid, length, color, min(hand[color], length), min(locos, length))
+                cid = _TUNNEL_IDS.get(tunnel_key)
+                if cid is None:
+                    payments = tunnel_options(board_routes[rid], hand)
+                    cid = _TUNNEL_IDS[tunnel_key] = _claim_set_id(_claims(rid, payments))
+                found.append((rid, length, twin, cid))
+        elif kind == FERRY_CODE:
+            if hand_total >= length and (locos or hand_total >= length + 2):
+                found.append((rid, length, twin, -1 - slots))
+                slots += 1
+        elif hand_total >= length:
+            found.append((rid, length, twin, -1 - slots))
+            slots += 1
+    lazy: LazySlots = [None] * slots if slots else ()
+    candidates = (tuple(found), lazy)
+    if len(cache) >= _CANDIDATE_CACHE_SIZE:
+        drop_candidates(cache)
+    cache[hand] = candidates
+    return candidates
+
+
+def expensive_claims(board: Board, cache: Candidates, rid: int, hand: Counts) -> tuple[Claim, ...]:
+    """The claims of a ferry or of Murmansk–Lieksa for ``hand`` (many for a big hand)."""
+    global _lazy_claim_count
+    route = board.routes[rid]
+    if route.kind is RouteKind.FERRY:
+        claims = _claims(rid, ferry_options(route, hand))
+    else:
+        claims = _claims(rid, special_options(route, hand))
+    _lazy_claim_count += len(claims)
+    if _lazy_claim_count > _LAZY_CLAIM_LIMIT:
+        drop_candidates(cache)
+    return claims
+
+
+def drop_candidates(cache: Candidates) -> None:
+    """Forget the older half of the cached hands (insertion order), and their ferry claims."""
+    global _lazy_claim_count
+    with _CACHE_LOCK:
+        # Snapshots (list() of a dict is one C call): other threads may insert meanwhile,
+        # and another drop may have removed a hand already.
+        hands = list(cache)
+        for hand in hands[: (len(hands) + 1) // 2]:
+            cache.pop(hand, None)
+        _CLAIMS_BY_ROUTE.clear()  # ferry payments of the dropped hands; the claim sets keep the rest
+        _lazy_claim_count = sum(
+            len(claims) for _, lazy in list(cache.values()) for claims in lazy if claims is not None
+        )
+
+
+_TABLES: dict[int, tuple[Board, tuple[RouteInfo, ...], SimpleIds, Candidates]] = {}

@@ -1,0 +1,200 @@
+"""PettingZoo parallel environment: the turn-based game with every agent stepping together.
+
+PettingZoo's way for a turn-based game in the parallel API: every live agent sends an action
+every step, and only the agent to decide (``infos[agent]["active_agent"]``, the one whose
+``action_mask`` is not all zero) acts; the others' actions are ignored. One step is one engine
+decision. ``max_cycles`` (None: no limit) truncates every agent after that many steps.
+
+An id the mask forbids from the agent to decide is a no-op by default (``illegal="skip"``):
+nothing happens, the same agent decides again and ``infos[agent]["illegal_action"]`` is True;
+``illegal="raise"`` raises ``ValueError`` instead and changes nothing. Observations, action ids,
+rewards and seeding are those of the AEC environment (:mod:`ttr_nordic.rl.pettingzoo_env`).
+
+``env(...)`` is the same game as an AEC environment through PettingZoo's ``parallel_to_aec``:
+every agent steps once per cycle (unlike :func:`ttr_nordic.rl.aec_env`, where only the agent to
+decide steps). This module is what ``pettingzoo.test.max_cycles_test`` expects.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import ParallelEnv
+
+from ttr_nordic.engine import GameState
+
+from .actions import action_space
+from .observation import SIZE, encode_view
+from .pettingzoo_env import REWARDS, end_rewards, render_text
+
+ILLEGAL = ("skip", "raise")
+
+
+class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
+    """Nordic Countries as a PettingZoo parallel environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "ttr_nordic_parallel_v0"}
+
+    def __init__(
+        self,
+        players: int = 2,
+        reward: str = "margin",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        illegal: str = "skip",
+    ) -> None:
+        if players not in (2, 3):
+            raise ValueError(f"Nordic Countries is for 2 or 3 players, not {players}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be positive or None, not {max_cycles}")
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
+        self.players = players
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.illegal = illegal
+        self.space = action_space()
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self.agents: list[str] = []
+        self._observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0e3, (SIZE,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self.state: GameState | None = None
+        self._legal: dict[int, Any] = {}
+        self.steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    @property
+    def agent_to_move(self) -> str | None:
+        """The agent whose action counts this step (None once the game is over)."""
+        if self.state is None or self.state.is_over:
+            return None
+        return self.possible_agents[self.state.current]
+
+    def _observe(self, seat: int) -> dict[str, NDArray[Any]]:
+        assert self.state is not None
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        if seat == self.state.current and not self.state.is_over:
+            mask[list(self._legal)] = 1
+        return {"observation": encode_view(self.state.view(seat, log=False)), "action_mask": mask}
+
+    def _infos(self, illegal_by: str | None = None) -> dict[str, dict[str, Any]]:
+        active = self.agent_to_move
+        return {a: {"active_agent": active, "illegal_action": a == illegal_by} for a in self.agents}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, NDArray[Any]]], dict[str, dict[str, Any]]]:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        game_seed = self._seeds.getrandbits(63)
+        self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+        self.agents = list(self.possible_agents)
+        self.steps = 0
+        self._legal = self.space.legal_ids(self.state)
+        observations = {a: self._observe(p) for p, a in enumerate(self.possible_agents)}
+        return observations, self._infos()
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, NDArray[Any]]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Apply the action of the agent to decide; the other agents' actions are ignored."""
+        if self.state is None or not self.agents:
+            raise RuntimeError("call reset() first: the game is over or not started")
+        mover = self.agent_to_move
+        assert mover is not None
+        if mover not in actions:
+            raise ValueError(f"no action for {mover}, the agent to decide")
+        action = actions[mover]
+        chosen = self._legal.get(int(action)) if action is not None else None
+        illegal_by = None
+        if chosen is None:
+            if self.illegal == "raise":
+                shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
+                raise ValueError(f"action {shown} is not legal now")
+            illegal_by = mover
+        else:
+            self.state.apply(chosen)
+            self._legal = self.space.legal_ids(self.state)
+        self.steps += 1
+        agents = self.agents
+        rewards = dict.fromkeys(agents, 0.0)
+        terminated = self.state.is_over
+        if terminated:
+            for agent, value in zip(self.possible_agents, end_rewards(self.state, self.reward_kind), strict=True):
+                rewards[agent] = value
+        truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
+        observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
+        infos = self._infos(illegal_by)
+        terminations = dict.fromkeys(agents, terminated)
+        truncations = dict.fromkeys(agents, truncated)
+        if terminated or truncated:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """A text summary of the position (printed in ``human`` mode, returned in ``ansi``)."""
+        if self.render_mode is None or self.state is None:
+            return None
+        text = render_text(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(
+    players: int = 2,
+    reward: str = "margin",
+    render_mode: str | None = None,
+    max_cycles: int | None = None,
+    illegal: str = "skip",
+) -> TTRNordicParallel:
+    """The parallel environment (see the module docstring)."""
+    return TTRNordicParallel(players, reward, render_mode, max_cycles, illegal)
+
+
+def env(
+    players: int = 2,
+    reward: str = "margin",
+    render_mode: str | None = None,
+    max_cycles: int | None = None,
+    illegal: str = "skip",
+) -> Any:
+    """The parallel environment as an AEC environment in which every agent steps each cycle."""
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    return parallel_to_aec(parallel_env(players, reward, render_mode, max_cycles, illegal))
