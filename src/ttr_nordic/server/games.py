@@ -41,7 +41,7 @@ from ..engine import (
     parse_action,
 )
 from .ai_workers import AIPool, DecisionJob
-from .cluster import CHANNEL, listen_dsn, listen_forever
+from .cluster import CHANNEL, TRY_ABSENT, SeatPresence, listen_dsn, listen_forever, seat_key
 from .db import ActionRow, GameRow, SeatRow, file_identity, shared_memory_fault, sqlite_path, utcnow
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
@@ -57,6 +57,10 @@ FINISHED = "finished"
 
 class StorageError(RuntimeError):
     """An action could not be stored (so it was not applied)."""
+
+
+class SeatPresent(ValueError):
+    """A seat cannot be handed to the computer: its player is connected (to some server process)."""
 
 
 class SeatChanged(LookupError):
@@ -414,6 +418,10 @@ class GameService:
         self.shared = engine.dialect.name == "postgresql"
         self.origin = uuid.uuid4().hex[:12]  # names this process in its notifications
         self._listener: asyncio.Task[None] | None = None
+        # Who is connected to which seat, across processes (PostgreSQL only; one process sees its own).
+        self.presence = SeatPresence(engine) if self.shared else None
+        self._presence_tasks: set[asyncio.Future[None]] = set()
+        self._presence_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-presence")
         self.listening = asyncio.Event()
 
     # ------------------------------------------------------------ database (sync, run in threads)
@@ -544,7 +552,7 @@ class GameService:
                 else:
                     future.set_result(result)
 
-    def _store_seat(self, game_id: str, seat: int, kind: str, level: str | None) -> None:
+    def _store_seat(self, game_id: str, seat: int, kind: str, level: str | None, absent: bool = False) -> None:
         """Store who plays ``seat`` now. The game's row is locked first, as a move's transaction
         does (see _append_many), so a move and a seat change stored by two processes at once are
         ordered: the move is checked against the seat as it is when the move is stored. Raises
@@ -555,6 +563,8 @@ class GameService:
             )
             if touched.rowcount == 0:
                 raise ValueError("the game is over")
+            if absent and self.shared and not session.execute(TRY_ABSENT, {"key": seat_key(game_id, seat)}).scalar():
+                raise SeatPresent(f"seat {seat}'s player is connected: only an absent seat")
             row = session.get(SeatRow, (game_id, seat))
             if row is None:
                 raise LookupError(f"game {game_id} has no seat {seat}")
@@ -760,7 +770,8 @@ class GameService:
                 raise ValueError(f"seat {seat} was not handed to the computer")
             kind = "human" if level is None else "ai"
             try:
-                await self._in_db_thread(self._store_seat, game.id, seat, kind, level)
+                # Handing over: refused if the seat's player is connected to another process.
+                await self._in_db_thread(self._store_seat, game.id, seat, kind, level, level is not None)
             except ValueError:
                 if self.shared:
                     with contextlib.suppress(Exception):
@@ -1030,9 +1041,34 @@ class GameService:
                 gone.append(game_id)
         return gone
 
+    async def seat_present(self, game: LiveGame, seat: int) -> bool:
+        """Whether a player of ``seat`` is connected, to this process or (PostgreSQL) another one."""
+        if seat in game.present():
+            return True
+        if not self.shared:
+            return False
+        return not await self._in_db_thread(self._seat_absent, game.id, seat)
+
+    def _seat_absent(self, game_id: str, seat: int) -> bool:
+        with self.engine.begin() as connection:
+            return bool(connection.execute(TRY_ABSENT, {"key": seat_key(game_id, seat)}).scalar())
+
+    def joined(self, game: LiveGame, client: Client) -> None:
+        """``client`` connected to ``game``: the other processes may know (see :class:`.cluster.SeatPresence`)."""
+        if self.presence is not None:
+            self._presence_change(self.presence.join, game.id, sorted(client.seats))
+
+    def _presence_change(self, change: Callable[[str, list[int]], None], game_id: str, seats: list[int]) -> None:
+        # One thread, so that a client's leave never overtakes its join.
+        task = asyncio.get_running_loop().run_in_executor(self._presence_thread, change, game_id, seats)
+        self._presence_tasks.add(task)
+        task.add_done_callback(self._presence_tasks.discard)
+
     def release(self, game: LiveGame, client: Client) -> None:
         """Forget ``client`` (the others are told who is still there); a finished game nobody
         watches leaves memory (it stays stored)."""
+        if self.presence is not None and client in game.clients:
+            self._presence_change(self.presence.leave, game.id, sorted(client.seats))
         game.clients.discard(client)
         if not self._closing:
             game.announce_presence()
@@ -1060,6 +1096,11 @@ class GameService:
             for client in game.clients:
                 client.send(None)
         self.ai.close()
+        if self._presence_tasks:
+            await asyncio.gather(*self._presence_tasks, return_exceptions=True)
+        if self.presence is not None:
+            self.presence.close()
+        self._presence_thread.shutdown(wait=False)
         self._db.shutdown(wait=False)
 
 
