@@ -16,6 +16,7 @@ import pytest
 
 from ttr_nordic.ai import RandomAgent, play_game
 from ttr_nordic.ai.registry import agent_names, make_agent
+from ttr_nordic.cli import run
 from ttr_nordic.engine import (
     Claim,
     DeclineTunnel,
@@ -28,7 +29,7 @@ from ttr_nordic.engine import (
     PlayerResult,
     TicketResult,
 )
-from ttr_nordic.terminal.app import build_seats, default_save_path, run
+from ttr_nordic.terminal.app import build_seats, default_save_path
 from ttr_nordic.terminal.console import QuitGame, TerminalIO
 from ttr_nordic.terminal.play import GameSession, Seat
 from ttr_nordic.terminal.render import Renderer
@@ -651,3 +652,15 @@ def test_every_level_plays_a_whole_game(tmp_path: Path, levels: str) -> None:
     record = GameRecord.load(save)
     assert record.meta["agents"] == levels.split(",")
     assert record.replay().is_over
+
+
+def test_the_terminal_package_does_not_import_the_command_line() -> None:
+    # The command line (ttr_nordic.cli) builds on the terminal game, never the other way round.
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "src" / "ttr_nordic" / "terminal"
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                target = "." * node.level + (node.module or "")
+                assert target not in ("..cli", "ttr_nordic.cli"), f"{path.name} imports {target}"

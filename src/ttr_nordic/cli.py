@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .terminal.console import TerminalIO
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_arguments(sub.add_parser("serve", help="run the web server (needs the web extra)"))
     return parser
+
+
+def run(argv: Sequence[str], io: TerminalIO) -> int:
+    """Parse ``argv`` like the ``ttr-nordic`` command and run its terminal commands (``play``,
+    ``replay``) with ``io`` instead of the console (for tests and embedding)."""
+    args = build_parser().parse_args(list(argv))
+    return int(args.func(args, io))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -278,3 +278,19 @@ def test_no_hints_with_friends(page: Any, requests_seen: RequestLog) -> None:
     assert page.locator("#hints-setting").count() == 0
     expect(page.locator("#hint-button")).to_be_hidden()
     assert requests_seen.errors == []
+
+
+def test_on_a_phone_the_guide_and_the_ticket_dialog_are_both_in_view(page: Any, requests_seen: RequestLog) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/")
+    page.click("#start-guided")
+    page.wait_for_url("**/play/**")
+    dialog = page.locator("#keep-dialog")
+    dialog.wait_for()
+    guide = page.locator("#guide")
+    expect(guide).to_have_attribute("data-step", "tickets")
+    tip, box = guide.bounding_box(), dialog.bounding_box()
+    assert tip is not None and box is not None
+    assert tip["y"] >= 0 and tip["y"] + tip["height"] <= box["y"], (tip, box)  # above the dialog, no overlap
+    assert box["y"] + box["height"] <= 844
+    assert requests_seen.errors == []

@@ -12,7 +12,6 @@ import argparse
 import os
 import random
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from ..ai.registry import agent_names, make_agent
@@ -27,7 +26,6 @@ __all__ = [
     "add_replay_arguments",
     "build_seats",
     "default_save_path",
-    "run",
     "run_play",
     "run_replay",
 ]
@@ -161,10 +159,3 @@ def _silence_stdout(term: TerminalIO) -> None:
         except (OSError, ValueError):
             pass
 
-
-def run(argv: Sequence[str], io: TerminalIO) -> int:
-    """Parse ``argv`` like the ``ttr-nordic`` command and run it with ``io`` (for tests and embedding)."""
-    from ..cli import build_parser
-
-    args = build_parser().parse_args(list(argv))
-    return int(args.func(args, io))

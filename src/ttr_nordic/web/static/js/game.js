@@ -247,6 +247,8 @@ export async function gamePage(app, gameId, token) {
     flyDraws(view);
     renderPass();
     renderDialogs(view);
+    // A phone shows a dialog over the side panel: the guide then floats at the top (style.css).
+    document.body.classList.toggle("dialog-open", Boolean(document.querySelector(".dialog")));
     renderHint();
     if (result && !scoringShown) showScoring();
     online.update(msg, result);
