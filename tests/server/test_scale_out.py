@@ -207,6 +207,75 @@ def test_one_process_thinks_for_a_computer_seat(tmp_path: Path, postgres_databas
         assert "Traceback" not in text, text[-2000:]
 
 
+def _drop_listeners(database_url: str) -> int:
+    """Terminate every server process's LISTEN connection (each reconnects about a second later)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        row = admin.execute(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND query = 'LISTEN ttr_moves') AS t"
+        ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def test_a_hand_over_racing_a_move_on_another_process(tmp_path: Path, postgres_database: str) -> None:
+    """Seat 1's player steps away from process B; the creator hands the seat to the computer on
+    process A; the player comes back to B, which has not heard of the hand-over yet (its
+    notifications are cut for a second, and it still holds the game) and moves: the move is
+    refused (the database checks who plays a seat where the move is stored), the computer plays
+    seat 1, and both processes end with the same game and the same seats."""
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    with ExitStack() as stack:
+        (port_a, _), (port_b, _) = (stack.enter_context(_process(tmp_path, postgres_database, log)) for log in logs)
+        created = _http(port_a, "/api/games", {"mode": "online", "seats": [{}, {}], "first_player": 0})
+        game_id = created["game"]["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+
+        def ws(port: int, seat: int) -> ClientConnection:
+            return stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}?token={tokens[seat]}"))
+
+        sockets = [ws(port_a, 0), ws(port_b, 1)]
+        ws(port_b, 0)  # the creator's other tab, on B: B keeps the game in memory
+        states = [_state(s, 0) for s in sockets]
+        while not states[1]["legal"] or states[0]["legal"]:  # until seat 1 must act
+            states = _play(sockets, states, 1)
+        count = states[1]["actions"]
+        sockets[1].close()  # the player steps away
+        time.sleep(0.5)
+        assert _drop_listeners(postgres_database) == 2
+        sockets[0].send(json.dumps({"type": "hand_over", "seat": 1, "level": "easy"}))
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # process A stored the hand-over and shows it
+            message = json.loads(sockets[0].recv(timeout=max(0.1, deadline - time.monotonic())))
+            assert message["type"] != "error", message
+            if message["type"] == "state" and message["seats"][1]["kind"] == "ai":
+                break
+        player = ws(port_b, 1)  # back, on B
+        player.recv(timeout=TIMEOUT)
+        player.send(json.dumps({"type": "act", "action": states[1]["legal"][0]["action"], "expected": count}))
+        codes: list[str] = []
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # seat 1's player is told the seat is the computer's, then sees its move
+            message = json.loads(player.recv(timeout=max(0.1, deadline - time.monotonic())))
+            if message["type"] == "error":
+                codes.append(message["code"])
+            elif message["type"] == "state" and message["actions"] > count:
+                break
+        assert codes == ["SEAT_HANDED_OVER"], codes
+        # The computer's move (not the person's) came next, and both processes agree.
+        time.sleep(1.5)
+        summaries = [_http(port, f"/api/games/{game_id}") for port in (port_a, port_b)]
+        assert summaries[0]["actions"] == summaries[1]["actions"] > count
+        kinds = [[s["kind"] for s in summary["seats"]] for summary in summaries]
+        assert kinds == [["human", "ai"], ["human", "ai"]]
+    for log in logs:
+        text = log.read_text(errors="replace")
+        assert "thought twice" not in text and "Traceback" not in text, text[-2000:]
+
+
 def test_the_game_creation_limit_holds_across_processes(tmp_path: Path, postgres_database: str) -> None:
     """One address creating games on two processes gets one burst (10), not one per process."""
     import urllib.error
@@ -226,3 +295,55 @@ def test_the_game_creation_limit_holds_across_processes(tmp_path: Path, postgres
                 answers.append(refused.code)
         assert answers.count(201) == 10, answers  # 16 alternated, each process alone would allow 8
         assert answers[:10] == [201] * 10 and set(answers[10:]) == {429}
+
+
+def _answer(ws: ClientConnection, wanted: Any) -> dict[str, Any]:
+    """The first message for which ``wanted(message)`` is true (within the timeout)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if wanted(message):
+            return message
+
+
+def test_a_player_connected_to_another_process_is_present(tmp_path: Path, postgres_database: str) -> None:
+    """The creator on process A cannot hand seat 1 to the computer while its player is connected
+    to process B (seen through the database, not only A's own sockets); once that player has
+    left, or B was killed with kill -9 under them, the hand-over goes through."""
+    with ExitStack() as stack:
+        (port_a, _), (port_b, process_b) = (
+            stack.enter_context(_process(tmp_path, postgres_database)) for _ in range(2)
+        )
+        created = _http(port_a, "/api/games", {"mode": "online", "seats": [{}, {}, {}], "first_player": 0})
+        game_id = created["game"]["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+        creator = stack.enter_context(connect(f"ws://127.0.0.1:{port_a}/ws/games/{game_id}?token={tokens[0]}"))
+        _state(creator, 0)
+
+        def hand_over(seat: int) -> dict[str, Any]:
+            creator.send(json.dumps({"type": "hand_over", "seat": seat, "level": "easy"}))
+            return _answer(
+                creator, lambda m: m["type"] == "error" or (m["type"] == "state" and m["seats"][seat]["kind"] == "ai")
+            )
+
+        player = stack.enter_context(connect(f"ws://127.0.0.1:{port_b}/ws/games/{game_id}?token={tokens[1]}"))
+        _state(player, 0)
+        time.sleep(0.5)  # (its presence is taken in the background)
+        refused = hand_over(1)
+        assert refused["type"] == "error" and refused["code"] == "SEAT_PRESENT", refused
+        player.close()
+        time.sleep(0.5)
+        assert hand_over(1)["type"] == "state"  # gone: handed over
+
+        third = stack.enter_context(connect(f"ws://127.0.0.1:{port_b}/ws/games/{game_id}?token={tokens[2]}"))
+        _state(third, 0)
+        time.sleep(0.5)
+        assert hand_over(2)["code"] == "SEAT_PRESENT"
+        os.kill(process_b.pid, signal.SIGKILL)  # the player's process dies under them
+        process_b.wait(10)
+        third.close_socket()
+        deadline = time.monotonic() + TIMEOUT
+        while (answer := hand_over(2))["type"] == "error" and time.monotonic() < deadline:
+            assert answer["code"] == "SEAT_PRESENT", answer
+            time.sleep(0.5)  # until PostgreSQL noticed the dead connection
+        assert answer["type"] == "state"

@@ -137,3 +137,39 @@ def test_group_commit_stores_waiting_actions_together_and_a_refused_one_alone(
     with service.sessions() as session:
         counts = session.execute(select(ActionRow.game_id, func.count()).group_by(ActionRow.game_id)).all()
         assert sorted(n for _, n in counts) == [1] * 5
+
+
+def test_a_move_is_stored_only_for_whoever_plays_its_seat_now(engine: Engine) -> None:
+    """The seat changes hands in the database (as another process would store it) after this
+    process last looked: the move's own transaction sees it and refuses the move, which is not
+    stored; a move by whoever plays the seat now is."""
+    from ttr_nordic.server.db import SeatRow
+
+    migrate(engine)
+    service = GameService(engine)
+    service.shared = False  # no catching up before storing: the transaction's own check is tested
+
+    async def scenario() -> tuple[BaseException | bool, bool]:
+        game, _ = await service.create("online", [SeatSpec("A", "human"), SeatSpec("B", "human")], 0)
+        with service.sessions.begin() as session:  # "another process" hands seat 0 to the computer
+            row = session.get(SeatRow, (game.id, 0))
+            assert row is not None
+            row.kind, row.ai_level = "ai", "easy"
+        action = game.state.legal_action_list()[0]
+        try:
+            refused: BaseException | bool = await service.act(game, 0, action)
+        except StorageError as exc:
+            refused = exc
+        game = await service.get(game.id)  # reloaded: the seat is the computer's
+        assert game is not None and game.seats[0].kind == "ai"
+        if game.ai_task is not None:
+            game.ai_task.cancel()  # this test plays the computer's move itself
+        accepted = await service.act(game, 0, game.state.legal_action_list()[0], by="ai")
+        await service.close()
+        return refused, accepted
+
+    refused, accepted = asyncio.run(scenario())
+    assert isinstance(refused, StorageError) and "SeatChanged" in str(refused), refused
+    assert accepted is True
+    with service.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(ActionRow)) == 1

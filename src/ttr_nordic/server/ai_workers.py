@@ -23,14 +23,11 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-import multiprocessing
 import os
 import random
-import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +35,7 @@ from typing import Any
 from ..ai.base import Agent
 from ..ai.registry import make_agent
 from ..engine import GameConfig, GameState, parse_action
+from ..sim.workers import spawn_pool
 
 log = logging.getLogger(__name__)
 
@@ -106,18 +104,6 @@ def _warm() -> int:
     return os.getpid()
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: leave when the server process is gone. A server killed with kill -9
-    cannot shut its pool down, and its workers would otherwise run on for good."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="ttr-parent-watch", daemon=True).start()
-
-
 # ---- the server side ------------------------------------------------------------------------
 
 
@@ -162,11 +148,8 @@ class AIPool:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            # "spawn": clean interpreters (no inherited event loop, locks or sockets).
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=_exit_with_parent, initargs=(os.getpid(),)
-            )
+            # Clean interpreters that leave if this server is killed (kill -9 included).
+            self._executor = spawn_pool(self.workers)
         return self._executor
 
     def start(self) -> None:

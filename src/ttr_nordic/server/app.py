@@ -48,7 +48,7 @@ from ..engine import IllegalActionError, NotationError, RecordError, parse_actio
 from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
 from .db import check_writable, default_database_url, make_engine, migrate
-from .games import Client, GameService, LiveGame, SeatSpec, StorageError
+from .games import Client, GameService, LiveGame, SeatPresent, SeatSpec, StorageError
 from .limits import (
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
@@ -455,6 +455,7 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
     client = Client(seats, shown, presence=ws.query_params.get("presence") == "1")
     async with game.lock:
         game.clients.add(client)
+        service.joined(game, client)
         game.show(client)
         game.announce_presence()
     writer = asyncio.get_running_loop().create_task(_writer(ws, client))
@@ -574,8 +575,13 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         return
     try:
         if not await service.act(game, seat, action, expected):
-            # A stale click (another tab of this seat acted first): refuse, and show the game as it is.
-            client.send(_error_message("STALE", "the game moved on since you chose; here it is now", action=shown))
+            if game.seats[seat].kind != "human":  # handed to the computer meanwhile (maybe on another process)
+                client.send(
+                    _error_message("SEAT_HANDED_OVER", f"seat {seat} is played by the computer now", action=shown)
+                )
+            else:
+                # A stale click (another tab of this seat acted first): refuse, and show the game as it is.
+                client.send(_error_message("STALE", "the game moved on since you chose; here it is now", action=shown))
             async with game.lock:
                 client.send(game.state_text(client))
     except IllegalActionError as exc:
@@ -630,7 +636,7 @@ async def _hand_over(service: GameService, game: LiveGame, client: Client, data:
     if not 0 <= seat < len(game.seats) or seat in client.seats:
         client.send(_error_message("BAD_SEAT", f"seat {seat} is not another player's seat"))
         return
-    present = seat in game.present()
+    present = await service.seat_present(game, seat)  # connected here or to another server process
     if not back and present:
         client.send(_error_message("SEAT_PRESENT", f"{game.seats[seat].name} is connected: only an absent seat"))
         return
@@ -643,6 +649,8 @@ async def _hand_over(service: GameService, game: LiveGame, client: Client, data:
         else:
             assert isinstance(level, str)
             await service.hand_over(game, seat, level)
+    except SeatPresent:  # its player connected meanwhile (maybe to another server process)
+        client.send(_error_message("SEAT_PRESENT", f"{game.seats[seat].name} is connected: only an absent seat"))
     except ValueError as exc:
         client.send(_error_message("BAD_SEAT", str(exc)))
     except StorageError as exc:

@@ -12,10 +12,15 @@ every game it holds (notifications sent meanwhile are gone).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+import threading
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable
 
-from sqlalchemy.engine import Engine
+from sqlalchemy import TextClause, text
+from sqlalchemy.engine import Connection, Engine
 
 log = logging.getLogger(__name__)
 
@@ -61,3 +66,76 @@ async def listen_forever(
             log.warning("lost the database notifications (%s); reconnecting", exc)
         connected_before = True
         await asyncio.sleep(RECONNECT_S)
+
+
+def seat_key(game_id: str, seat: int) -> int:
+    """The advisory lock key that stands for "a player of this seat is connected" (signed 64 bits)."""
+    return int.from_bytes(hashlib.sha256(f"ttr-seat:{game_id}:{seat}".encode()).digest()[:8], "big", signed=True)
+
+
+class SeatPresence:
+    """Who is connected, seen by every process: each process holds a *shared* advisory lock on
+    :func:`seat_key` for each seat with a client connected to it, on one connection of its own
+    (PostgreSQL stacks them: one per client). A seat is present somewhere when an *exclusive*
+    lock on its key cannot be had (see :data:`TRY_ABSENT`). A process that dies loses its
+    connection, and its players' locks with it. Methods block: call them in a database thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._mutex = threading.Lock()
+        self._connection: Connection | None = None
+        self._held: Counter[int] = Counter()
+
+    def _connect(self) -> bool:
+        """Open the session if there is none (holding every lock counted); whether it was opened."""
+        if self._connection is not None and not self._connection.closed and not self._connection.invalidated:
+            return False
+        self._connection = self._engine.connect()
+        for key, count in self._held.items():  # a new session: hold what is counted (a lost one held it)
+            for _ in range(count):
+                self._run(_LOCK_SHARED, key)
+        return True
+
+    def _run(self, statement: TextClause, key: int) -> None:
+        assert self._connection is not None
+        self._connection.execute(statement, {"key": key})
+        self._connection.commit()  # session-level locks: no transaction stays open
+
+    def _change(self, keys: list[int], statement: TextClause, step: int) -> None:
+        with self._mutex:
+            for key in keys:
+                self._held[key] += step
+                if self._held[key] <= 0:
+                    del self._held[key]
+            try:
+                if not self._connect():  # a new session took the counted locks already
+                    for key in keys:
+                        self._run(statement, key)
+            except Exception as exc:
+                log.warning("seat presence not shared with the other processes now (%s); will retry", exc)
+                if self._connection is not None:
+                    with contextlib.suppress(Exception):
+                        self._connection.invalidate()
+                self._connection = None
+
+    def join(self, game_id: str, seats: Iterable[int]) -> None:
+        """A client connected to these seats of the game."""
+        self._change([seat_key(game_id, seat) for seat in seats], _LOCK_SHARED, 1)
+
+    def leave(self, game_id: str, seats: Iterable[int]) -> None:
+        """That client left."""
+        self._change([seat_key(game_id, seat) for seat in seats], _UNLOCK_SHARED, -1)
+
+    def close(self) -> None:
+        with self._mutex:
+            if self._connection is not None:
+                with contextlib.suppress(Exception):
+                    self._connection.close()  # its locks go with it
+                self._connection = None
+
+
+_LOCK_SHARED = text("SELECT pg_advisory_lock_shared(:key)")
+_UNLOCK_SHARED = text("SELECT pg_advisory_unlock_shared(:key)")
+#: In a transaction: true when no process has a client on the seat (and none can join it until
+#: the transaction ends, so a seat change made in it is seen by whoever connects next).
+TRY_ABSENT = text("SELECT pg_try_advisory_xact_lock(:key)")

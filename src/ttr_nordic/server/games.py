@@ -26,10 +26,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, insert, select, text, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy import Table, bindparam, insert, select, text, tuple_, update
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 
 from ..engine import (
@@ -41,7 +41,7 @@ from ..engine import (
     parse_action,
 )
 from .ai_workers import AIPool, DecisionJob
-from .cluster import CHANNEL, listen_dsn, listen_forever
+from .cluster import CHANNEL, TRY_ABSENT, SeatPresence, listen_dsn, listen_forever, seat_key
 from .db import ActionRow, GameRow, SeatRow, file_identity, shared_memory_fault, sqlite_path, utcnow
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
@@ -57,6 +57,14 @@ FINISHED = "finished"
 
 class StorageError(RuntimeError):
     """An action could not be stored (so it was not applied)."""
+
+
+class SeatPresent(ValueError):
+    """A seat cannot be handed to the computer: its player is connected (to some server process)."""
+
+
+class SeatChanged(LookupError):
+    """A move was refused because its seat changed hands (person or computer) before it was stored."""
 
 
 def iso(moment: datetime) -> str:
@@ -310,6 +318,10 @@ class Append:
     seat: int
     notation: str
     winners: str | None  # "0,1" when this action ends the game
+    # Who the seat must belong to for this move to be stored ("human" or "ai"; None: not checked):
+    # checked in the storing transaction, so a seat handed over by another process meanwhile
+    # refuses the move (see :class:`SeatChanged`).
+    kind: str | None = None
 
 
 # Core statements for the writer, run with a list of parameter sets (executemany).
@@ -323,6 +335,7 @@ _END_GAME = (
     )
 )
 _ADD_ACTIONS = insert(cast(Table, ActionRow.__table__))
+_SEATS = cast(Table, SeatRow.__table__)
 _NOTIFY = text("SELECT pg_notify(:channel, :game)")
 
 
@@ -363,6 +376,23 @@ def ai_lock_key(game_id: str) -> int:
     return int.from_bytes(hashlib.sha256(f"ttr-ai:{game_id}".encode()).digest()[:8], "big", signed=True)
 
 
+def _check_seat_kinds(connection: Connection, batch: list[Append]) -> None:
+    """Raise :class:`SeatChanged` if a seat of ``batch`` is no longer played as its move assumed."""
+    wanted = {(item.game_id, item.seat): item.kind for item in batch if item.kind is not None}
+    if not wanted:
+        return
+    rows = connection.execute(
+        select(_SEATS.c.game_id, _SEATS.c.seat, _SEATS.c.kind).where(
+            tuple_(_SEATS.c.game_id, _SEATS.c.seat).in_(list(wanted))
+        )
+    )
+    for game_id, seat, kind in rows:
+        if kind != wanted[(game_id, seat)]:
+            raise SeatChanged(
+                f"seat {seat} of game {game_id} is played by the {'computer' if kind == 'ai' else 'person'}"
+            )
+
+
 class GameService:
     """Creates, loads and advances games; one per running app."""
 
@@ -388,6 +418,10 @@ class GameService:
         self.shared = engine.dialect.name == "postgresql"
         self.origin = uuid.uuid4().hex[:12]  # names this process in its notifications
         self._listener: asyncio.Task[None] | None = None
+        # Who is connected to which seat, across processes (PostgreSQL only; one process sees its own).
+        self.presence = SeatPresence(engine) if self.shared else None
+        self._presence_tasks: set[asyncio.Future[None]] = set()
+        self._presence_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-presence")
         self.listening = asyncio.Event()
 
     # ------------------------------------------------------------ database (sync, run in threads)
@@ -455,6 +489,10 @@ class GameService:
                 result = connection.execute(statement, params)
                 if connection.dialect.supports_sane_multi_rowcount and result.rowcount != len(params):
                     raise LookupError("a game of this batch vanished")
+            # After the games' rows are locked (above): a seat change stored by another process
+            # (which locks the game's row first, see _store_seat) is either committed and seen
+            # here, or waits for this transaction.
+            _check_seat_kinds(connection, batch)
             connection.execute(
                 _ADD_ACTIONS,
                 [
@@ -514,11 +552,26 @@ class GameService:
                 else:
                     future.set_result(result)
 
-    def _store_seat(self, game_id: str, seat: int, kind: str, level: str | None) -> None:
+    def _store_seat(self, game_id: str, seat: int, kind: str, level: str | None, absent: bool = False) -> None:
+        """Store who plays ``seat`` now. The game's row is locked first, as a move's transaction
+        does (see _append_many), so a move and a seat change stored by two processes at once are
+        ordered: the move is checked against the seat as it is when the move is stored. Raises
+        ``ValueError`` if the game ended or the seat already changed hands meanwhile."""
         with self.sessions.begin() as session:
+            touched: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+                update(_GAMES).where(_GAMES.c.id == game_id, _GAMES.c.status == ACTIVE).values(updated_at=utcnow())
+            )
+            if touched.rowcount == 0:
+                raise ValueError("the game is over")
+            if absent and self.shared and not session.execute(TRY_ABSENT, {"key": seat_key(game_id, seat)}).scalar():
+                raise SeatPresent(f"seat {seat}'s player is connected: only an absent seat")
             row = session.get(SeatRow, (game_id, seat))
             if row is None:
                 raise LookupError(f"game {game_id} has no seat {seat}")
+            if row.kind == kind:
+                raise ValueError(
+                    f"seat {seat} was changed meanwhile (it is the {'computer' if kind == 'ai' else 'person'}'s)"
+                )
             row.kind, row.ai_level = kind, level
             _notify(session.connection(), [game_id], self.origin)
 
@@ -704,6 +757,8 @@ class GameService:
     async def _reassign(self, game: LiveGame, seat: int, level: str | None) -> None:
         """The computer at ``level`` plays ``seat`` from now on (None: its person again)."""
         async with game.lock:
+            if self.shared:
+                await self._catch_up(game)  # decide on the seats as stored (another process may have changed them)
             if game.state.is_over:
                 raise ValueError("the game is over")
             if not 0 <= seat < len(game.seats):
@@ -715,7 +770,13 @@ class GameService:
                 raise ValueError(f"seat {seat} was not handed to the computer")
             kind = "human" if level is None else "ai"
             try:
-                await self._in_db_thread(self._store_seat, game.id, seat, kind, level)
+                # Handing over: refused if the seat's player is connected to another process.
+                await self._in_db_thread(self._store_seat, game.id, seat, kind, level, level is not None)
+            except ValueError:
+                if self.shared:
+                    with contextlib.suppress(Exception):
+                        await self._catch_up(game)
+                raise
             except Exception as exc:
                 log.exception("cannot change who plays seat %d of game %s", seat, game.id)
                 raise StorageError(f"the seat could not be changed: {type(exc).__name__}") from exc
@@ -733,16 +794,22 @@ class GameService:
             game.announce_presence()
         self.ensure_ai(game)
 
-    async def act(self, game: LiveGame, seat: int, action: Action, expected: int | None = None) -> bool:
-        """Apply ``action`` for ``seat``: check, store, apply, broadcast. Raises
-        :class:`IllegalActionError` (nothing changes), or :class:`StorageError` if the
-        database refuses the write (nothing changes either). With ``expected`` (the number of
-        actions the caller saw), returns False without acting if the game moved on."""
+    async def act(
+        self, game: LiveGame, seat: int, action: Action, expected: int | None = None, *, by: str = "human"
+    ) -> bool:
+        """Apply ``action`` for ``seat``, played by ``by`` ("human" or "ai"): check, store,
+        apply, broadcast. Raises :class:`IllegalActionError` (nothing changes), or
+        :class:`StorageError` if the database refuses the write (nothing changes either). With
+        ``expected`` (the number of actions the caller saw), returns False without acting if
+        the game moved on; returns False too if the seat is no longer played by ``by`` (handed
+        over or back, maybe by another process: checked again where the move is stored)."""
         async with game.lock:
             if self.shared:
                 await self._catch_up(game)
             state = game.state
             if expected is not None and len(state.history) != expected:
+                return False
+            if game.seats[seat].kind != by:
                 return False
             state.check(action, seat)
             index = len(state.history)
@@ -750,14 +817,19 @@ class GameService:
             after.apply_unchecked(action)
             winners = ",".join(str(w) for w in after.result().winners) if after.is_over else None
             try:
-                game.updated_at = await self._store(Append(game.id, index, seat, action.notation(), winners))
+                game.updated_at = await self._store(Append(game.id, index, seat, action.notation(), winners, by))
             except Exception as exc:
+                changed_elsewhere = False
                 if self.shared:
                     with contextlib.suppress(Exception):
                         if await self._catch_up(game):
-                            # Another process stored this index first: this move came too late.
-                            log.info("action %d of game %s was taken by another process", index, game.id)
-                            return False
+                            # Another process stored this index first, or changed who plays the
+                            # seat: this move came too late.
+                            log.info("action %d of game %s was refused: the game changed elsewhere", index, game.id)
+                            changed_elsewhere = True
+                if changed_elsewhere:
+                    self.ensure_ai(game)
+                    return False
                 # Else forget the cached state so the next access replays what the database holds.
                 log.exception("cannot store action %d of game %s", index, game.id)
                 self.live.pop(game.id, None)
@@ -779,8 +851,10 @@ class GameService:
         new_seats = [_seat(r) for r in seats]
         if new_seats and new_seats != game.seats:
             task = game.ai_task
-            if task is not None and not task.done():
-                task.cancel()  # a seat changed hands: the AI task starts again for what is now
+            # A seat changed hands: the AI task starts again for what is now (unless it is the
+            # one catching up, inside its own move: that move is then refused, see act).
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
                 game.ai_task = None
             game.seats = new_seats
             game.public_seats = [s.public() for s in new_seats]
@@ -881,14 +955,14 @@ class GameService:
         if self._closing:
             return False
         try:
-            played = await self.act(game, seat, parse_action(notation), expected)
+            played = await self.act(game, seat, parse_action(notation), expected, by="ai")
         except asyncio.CancelledError:
             raise
         except Exception:
             # A storage fault: the game leaves memory (see act); the next access reloads it.
             log.exception("AI move of seat %d in game %s could not be applied", seat, game.id)
             return False
-        if not played:
+        if not played and game.seats[seat].kind == "ai":  # (not a seat given back to its person meanwhile)
             log.warning(
                 "AI move %d of seat %d in game %s was made elsewhere first: thought twice", expected, seat, game.id
             )
@@ -967,9 +1041,34 @@ class GameService:
                 gone.append(game_id)
         return gone
 
+    async def seat_present(self, game: LiveGame, seat: int) -> bool:
+        """Whether a player of ``seat`` is connected, to this process or (PostgreSQL) another one."""
+        if seat in game.present():
+            return True
+        if not self.shared:
+            return False
+        return not await self._in_db_thread(self._seat_absent, game.id, seat)
+
+    def _seat_absent(self, game_id: str, seat: int) -> bool:
+        with self.engine.begin() as connection:
+            return bool(connection.execute(TRY_ABSENT, {"key": seat_key(game_id, seat)}).scalar())
+
+    def joined(self, game: LiveGame, client: Client) -> None:
+        """``client`` connected to ``game``: the other processes may know (see :class:`.cluster.SeatPresence`)."""
+        if self.presence is not None:
+            self._presence_change(self.presence.join, game.id, sorted(client.seats))
+
+    def _presence_change(self, change: Callable[[str, list[int]], None], game_id: str, seats: list[int]) -> None:
+        # One thread, so that a client's leave never overtakes its join.
+        task = asyncio.get_running_loop().run_in_executor(self._presence_thread, change, game_id, seats)
+        self._presence_tasks.add(task)
+        task.add_done_callback(self._presence_tasks.discard)
+
     def release(self, game: LiveGame, client: Client) -> None:
         """Forget ``client`` (the others are told who is still there); a finished game nobody
         watches leaves memory (it stays stored)."""
+        if self.presence is not None and client in game.clients:
+            self._presence_change(self.presence.leave, game.id, sorted(client.seats))
         game.clients.discard(client)
         if not self._closing:
             game.announce_presence()
@@ -997,6 +1096,11 @@ class GameService:
             for client in game.clients:
                 client.send(None)
         self.ai.close()
+        if self._presence_tasks:
+            await asyncio.gather(*self._presence_tasks, return_exceptions=True)
+        if self.presence is not None:
+            self.presence.close()
+        self._presence_thread.shutdown(wait=False)
         self._db.shutdown(wait=False)
 
 

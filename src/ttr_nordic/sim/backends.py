@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import importlib
 import math
-import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .play import TournamentError, play_batch
 from .results import GameRow
 from .schedule import GameSpec
+from .workers import spawn_pool
 
 BACKENDS = ("process", "ray")
 
@@ -57,9 +57,9 @@ def run_batches(
 
 
 def _process_pool(work: Sequence[Sequence[GameSpec]], workers: int) -> Iterator[list[GameRow]]:
-    # "spawn" starts clean interpreters: no inherited locks or threads (the progress bar runs one).
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    # "spawn" starts clean interpreters: no inherited locks or threads (the progress bar runs one);
+    # the workers exit if this process is killed (see workers.spawn_pool).
+    with spawn_pool(workers) as pool:
         pending: set[Future[list[GameRow]]] = {pool.submit(play_batch, list(batch)) for batch in work}
         try:
             while pending:
