@@ -158,4 +158,3 @@ def _silence_stdout(term: TerminalIO) -> None:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-
