@@ -347,3 +347,29 @@ def test_a_player_connected_to_another_process_is_present(tmp_path: Path, postgr
             assert answer["code"] == "SEAT_PRESENT", answer
             time.sleep(0.5)  # until PostgreSQL noticed the dead connection
         assert answer["type"] == "state"
+
+
+def test_ai_locks_sit_on_one_session_per_process(postgres_database: str) -> None:
+    """The AI lock of a game is had by one process at a time; a process's locks sit on one
+    session of its own (none of its pooled connections stays checked out while its computer
+    thinks), and they go with that session."""
+    from ttr_nordic.server.cluster import AILocks
+    from ttr_nordic.server.db import make_engine
+
+    engine_a, engine_b = make_engine(postgres_database), make_engine(postgres_database)
+    a, b = AILocks(engine_a), AILocks(engine_b)
+    try:
+        games = [f"game-{i}" for i in range(30)]
+        assert all(a.take(g) for g in games)  # thirty computers thinking at once in process A
+        assert engine_a.pool.checkedout() == 1  # on one session, not thirty pooled connections
+        assert not any(b.take(g) for g in games)
+        assert not a.take(games[0])  # a process never takes one game twice
+        a.release(games[0])
+        assert b.take(games[0]) and not a.take(games[0])
+        a.close()  # process A is gone: its locks with it
+        assert all(b.take(g) for g in games[1:])
+    finally:
+        a.close()
+        b.close()
+        engine_a.dispose()
+        engine_b.dispose()

@@ -130,10 +130,87 @@ class SeatPresence:
         with self._mutex:
             if self._connection is not None:
                 with contextlib.suppress(Exception):
-                    self._connection.close()  # its locks go with it
+                    self._connection.invalidate()  # the session ends, and its locks with it
+                    self._connection.close()
                 self._connection = None
 
 
+def ai_key(game_id: str) -> int:
+    """The advisory lock key of a game's computer moves (signed 64 bits)."""
+    return int.from_bytes(hashlib.sha256(f"ttr-ai:{game_id}".encode()).digest()[:8], "big", signed=True)
+
+
+class AILocks:
+    """Which process thinks for a game's computer seat: the one holding the game's exclusive
+    advisory lock (:func:`ai_key`). Like :class:`SeatPresence`, every lock of the process sits on
+    one connection of its own, so a thinking computer never keeps a pooled connection checked
+    out, and a process that dies lets go of its games. Methods block: call them in a database
+    thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._mutex = threading.Lock()
+        self._connection: Connection | None = None
+        self._held: set[int] = set()
+
+    def _session(self) -> Connection:
+        if self._connection is None or self._connection.closed or self._connection.invalidated:
+            self._held.clear()  # a lost session held nothing any more
+            self._connection = self._engine.connect()
+        return self._connection
+
+    def _drop(self, exc: Exception) -> None:
+        log.warning("AI locks not shared with the other processes now (%s); will reconnect", exc)
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._connection.invalidate()
+        self._connection = None
+        self._held.clear()
+
+    def take(self, game_id: str) -> bool:
+        """Whether this process may think for ``game_id`` now (False: another one does)."""
+        key = ai_key(game_id)
+        with self._mutex:
+            if key in self._held:  # one computer task per game in a process: taken twice is a bug
+                return False
+            try:
+                session = self._session()
+                got = bool(session.execute(_TRY_LOCK, {"key": key}).scalar())
+                session.commit()  # session-level locks: no transaction stays open
+            except Exception as exc:
+                self._drop(exc)
+                raise
+            if got:
+                self._held.add(key)
+            return got
+
+    def release(self, game_id: str) -> None:
+        key = ai_key(game_id)
+        with self._mutex:
+            if key not in self._held:
+                return
+            self._held.discard(key)
+            try:
+                session = self._session()
+                session.execute(_UNLOCK, {"key": key})
+                session.commit()
+            except Exception as exc:
+                self._drop(exc)  # the session goes, and the lock with it
+
+    def close(self) -> None:
+        with self._mutex:
+            if self._connection is not None:
+                with contextlib.suppress(Exception):
+                    # Invalidated, not returned to the pool: only a session that ends lets go of
+                    # its locks (a pooled one would keep them).
+                    self._connection.invalidate()
+                    self._connection.close()
+                self._connection = None
+            self._held.clear()
+
+
+_TRY_LOCK = text("SELECT pg_try_advisory_lock(:key)")
+_UNLOCK = text("SELECT pg_advisory_unlock(:key)")
 _LOCK_SHARED = text("SELECT pg_advisory_lock_shared(:key)")
 _UNLOCK_SHARED = text("SELECT pg_advisory_unlock_shared(:key)")
 #: In a transaction: true when no process has a client on the seat (and none can join it until

@@ -41,7 +41,7 @@ from ..engine import (
     parse_action,
 )
 from .ai_workers import AIPool, DecisionJob
-from .cluster import CHANNEL, TRY_ABSENT, SeatPresence, listen_dsn, listen_forever, seat_key
+from .cluster import CHANNEL, TRY_ABSENT, AILocks, SeatPresence, listen_dsn, listen_forever, seat_key
 from .db import ActionRow, GameRow, SeatRow, file_identity, shared_memory_fault, sqlite_path, utcnow
 from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
@@ -367,13 +367,6 @@ _FORGET_OLD_BUCKETS = text("DELETE FROM creation_buckets WHERE updated_at < now(
 
 #: Seconds before a process that found another one thinking for a game looks again.
 AI_LOCK_RETRY_S = 1.0
-_TRY_AI_LOCK = text("SELECT pg_try_advisory_lock(:key)")
-_AI_UNLOCK = text("SELECT pg_advisory_unlock(:key)")
-
-
-def ai_lock_key(game_id: str) -> int:
-    """The advisory lock key of a game's AI turns (a signed 64-bit number from its id)."""
-    return int.from_bytes(hashlib.sha256(f"ttr-ai:{game_id}".encode()).digest()[:8], "big", signed=True)
 
 
 def _check_seat_kinds(connection: Connection, batch: list[Append]) -> None:
@@ -420,6 +413,7 @@ class GameService:
         self._listener: asyncio.Task[None] | None = None
         # Who is connected to which seat, across processes (PostgreSQL only; one process sees its own).
         self.presence = SeatPresence(engine) if self.shared else None
+        self.ai_locks = AILocks(engine) if self.shared else None
         self._presence_tasks: set[asyncio.Future[None]] = set()
         self._presence_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-presence")
         self.listening = asyncio.Event()
@@ -916,29 +910,29 @@ class GameService:
         while not self._closing and self.live.get(game.id) is game:
             if not self._ai_to_move(game):
                 return
-            lock: Connection | None = None
-            if self.shared:
+            locked = False
+            if self.ai_locks is not None:
                 # Several processes may hold this game: the one that gets the game's advisory lock
                 # thinks, the others look again a little later (a process that dies takes its
-                # lock with its connection, so another one goes on).
+                # locks with its session, so another one goes on).
                 try:
-                    lock = await self._in_db_thread(self._try_ai_lock, game.id)
+                    locked = await self._take_ai_lock(game.id)
                 except Exception:
                     log.exception("cannot take the AI lock of game %s", game.id)
                     return
-                if lock is None:
+                if not locked:
                     await asyncio.sleep(AI_LOCK_RETRY_S)
                     async with game.lock:
                         await self._catch_up(game)
                     continue
             try:
-                if lock is not None:
+                if locked:
                     async with game.lock:
                         await self._catch_up(game)  # think on the newest position
                 going = await self._play_ai_once(game)
             finally:
-                if lock is not None:
-                    await self._in_db_thread(self._release_ai_lock, lock, game.id)
+                if locked and self.ai_locks is not None:
+                    await self._in_db_thread(self.ai_locks.release, game.id)
             if not going:
                 return  # a fault (logged): the next access to the game starts the AI again
 
@@ -983,30 +977,23 @@ class GameService:
                 connection.execute(_FORGET_OLD_BUCKETS)
         return bool(granted)
 
-    def _try_ai_lock(self, game_id: str) -> Connection | None:
-        """A connection holding ``game_id``'s AI advisory lock (PostgreSQL), or None when another
-        process holds it."""
-        connection = self.engine.connect()
+    async def _take_ai_lock(self, game_id: str) -> bool:
+        """Take the game's AI lock in a database thread. A task cancelled meanwhile lets the
+        lock go as soon as it is taken (else this process would keep it, and no other one
+        would ever think for the game)."""
+        locks = self.ai_locks
+        assert locks is not None
+        future = asyncio.get_running_loop().run_in_executor(self._db, locks.take, game_id)
         try:
-            got = connection.execute(_TRY_AI_LOCK, {"key": ai_lock_key(game_id)}).scalar()
-            connection.commit()  # the lock is the session's: no transaction stays open
-        except Exception:
-            connection.close()
-            raise
-        if got:
-            return connection
-        connection.close()
-        return None
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
 
-    def _release_ai_lock(self, connection: Connection, game_id: str) -> None:
-        try:
-            connection.execute(_AI_UNLOCK, {"key": ai_lock_key(game_id)})
-            connection.commit()
-        except Exception:
-            log.exception("cannot release the AI lock of game %s: dropping its connection", game_id)
-            connection.invalidate()  # a closed session releases every lock it held
-        finally:
-            connection.close()
+            def let_go(done: asyncio.Future[bool]) -> None:
+                if not done.cancelled() and done.exception() is None and done.result():
+                    self._db.submit(locks.release, game_id)
+
+            future.add_done_callback(let_go)
+            raise
 
     # ------------------------------------------------------------ memory
 
@@ -1100,6 +1087,8 @@ class GameService:
             await asyncio.gather(*self._presence_tasks, return_exceptions=True)
         if self.presence is not None:
             self.presence.close()
+        if self.ai_locks is not None:
+            self.ai_locks.close()
         self._presence_thread.shutdown(wait=False)
         self._db.shutdown(wait=False)
 
