@@ -40,6 +40,8 @@ from ..engine import (
     Action,
     Claim,
     DeclineTunnel,
+    DrawBlind,
+    DrawFaceUp,
     DrawTickets,
     GameState,
     KeepTickets,
@@ -48,7 +50,7 @@ from ..engine import (
 )
 from .baselines import RouteFocusAgent
 from .inference import TicketInference, assign_tickets
-from .planning import BoardTables, board_tables
+from .planning import BLOCKED, FREE, OWN, BoardTables, board_tables, plan_tickets
 
 #: At most this many ticket choices are searched (the best by Route Focus's own estimate).
 MAX_KEEP_CANDIDATES = 8
@@ -58,6 +60,49 @@ MAX_ACTION_CANDIDATES = 3
 WIN_BONUS = 20.0
 #: The standard error given to a gain measured on fewer than two samples.
 INF_ERROR = 1e9
+#: At most this many actions are searched on an ordinary turn with ``search_turns``.
+MAX_TURN_CANDIDATES = 6
+#: Inferred ticket sets looked at to find the opponent's likely routes (``block``).
+BLOCK_SAMPLES = 8
+
+
+def leaf_value(state: GameState, player: int) -> float:
+    """A position's value for ``player`` in the units of :func:`rollout_value`'s margin: the
+    value model's expected margin plus :data:`WIN_BONUS` times its win probability (the real
+    margin and win once the game is over).
+
+    With two players the model judges the (determinized) position from both sides and the two
+    estimates are averaged (the opponent's margin is minus the player's), so that the
+    opponent's tickets in the sample count as much as the player's own."""
+    if state.is_over:
+        return rollout_value(state, player, "margin")
+    from .value.model import evaluate  # the model file is read once, on first use
+
+    margin, p_win = evaluate(state.view(player, log=False))
+    if state.num_players == 2:
+        other_margin, other_win = evaluate(state.view(1 - player, log=False))
+        margin, p_win = (margin - other_margin) / 2, (p_win + 1.0 - other_win) / 2
+    return margin + WIN_BONUS * p_win
+
+
+def status_for(view: PlayerView, player: int) -> list[int]:
+    """``OWN``/``FREE``/``BLOCKED`` for each route from ``player``'s side, from public facts
+    (owners and trains): what :func:`~.planning.route_status` gives for the viewer."""
+    tables = board_tables(view.board)
+    owner = view.route_owner
+    two = view.num_players == 2
+    trains = view.trains[player]
+    out: list[int] = []
+    for rid, holder in enumerate(owner):
+        if holder == player:
+            out.append(OWN)
+        elif holder != -1:
+            out.append(BLOCKED)
+        else:
+            twin = tables.twin[rid]
+            closed = twin >= 0 and owner[twin] != -1 and (owner[twin] == player or two)
+            out.append(BLOCKED if closed or tables.length[rid] > trains else FREE)
+    return out
 
 
 def rollout_value(state: GameState, player: int, objective: str = "margin") -> float:
@@ -120,13 +165,15 @@ def play_out(
     deadline: float | None = None,
     max_actions: int = 3000,
     policy: type[RouteFocusAgent] = RouteFocusAgent,
+    horizon: int = 0,
 ) -> bool:
     """Finish a (determinized) game with every player playing ``policy`` (Route Focus), its
     randomness fixed by ``seed`` (one agent per seat, seeded ``seed + seat``). False if
-    ``deadline`` (a ``time.perf_counter()`` value) passed first, leaving the game unfinished."""
+    ``deadline`` (a ``time.perf_counter()`` value) passed first, leaving the game unfinished.
+    With ``horizon`` > 0, stop (True) after that many actions even if the game goes on."""
     agents = [policy(seed=seed + q) for q in range(state.num_players)]
     for count in range(max_actions):
-        if state.is_over:
+        if state.is_over or (horizon > 0 and count == horizon):
             return True
         if deadline is not None and count % 16 == 0 and time.perf_counter() > deadline:
             return False
@@ -147,6 +194,13 @@ class RolloutSearchAgent:
     rollout is worth (:func:`rollout_value`): ``"margin"``, ``"score"``, or ``"auto"`` (the
     margin with two players, where it decides the game; the own score with more, where the
     margin over the best other is noisy).
+
+    With ``search_turns``, ordinary turns and second cards are searched too (Expert 2.0): the
+    Route Focus move against the best claims, a blind draw, one face-up card of each colour
+    on display and, with ``block`` in a two-player game, claims on the routes the opponent's
+    inferred tickets need; ``turn_rollouts`` and ``turn_time`` bound such a search. With
+    ``horizon`` > 0 every rollout stops after that many actions and the value model
+    (:func:`leaf_value`) scores the position, so that a search affords more samples.
     """
 
     def __init__(
@@ -162,6 +216,11 @@ class RolloutSearchAgent:
         ticket_inference: bool = False,
         light_rollouts: bool = False,
         objective: str = "margin",
+        search_turns: bool = False,
+        turn_rollouts: int = 120,
+        turn_time: float | None = 0.8,
+        horizon: int = 0,
+        block: bool = False,
     ) -> None:
         if objective not in ("margin", "score", "auto"):
             raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
@@ -177,6 +236,11 @@ class RolloutSearchAgent:
         self.name = name
         self.inference = TicketInference() if ticket_inference else None
         self.policy: type[RouteFocusAgent] = LightRouteFocus if light_rollouts else RouteFocusAgent
+        self.search_turns = search_turns
+        self.turn_rollouts = turn_rollouts
+        self.turn_time = turn_time
+        self.horizon = horizon
+        self.block = block
         self.last_rollouts = 0
         self.searches = 0
 
@@ -200,6 +264,7 @@ class RolloutSearchAgent:
         phase = view.phase.name
         candidates: list[Action]
         budget = self.action_rollouts
+        time_limit = self.time_limit
         if phase in ("INITIAL_TICKETS", "KEEP_TICKETS"):
             candidates = self._keep_candidates(view, legal, default)
             budget = self.ticket_rollouts
@@ -211,13 +276,19 @@ class RolloutSearchAgent:
                 candidates.append(pays[0])
             elif decline and not isinstance(default, DeclineTunnel):
                 candidates.append(decline[0])
+        elif phase == "CHOOSE_ACTION" and self.search_turns:
+            candidates = self._turn_candidates(view, legal, default)
+            budget, time_limit = self.turn_rollouts, self.turn_time
         elif phase == "CHOOSE_ACTION":
             candidates = self._action_candidates(view, legal, default)
+        elif phase == "SECOND_CARD" and self.search_turns:
+            candidates = self._draw_candidates(view, legal, [default])
+            budget, time_limit = self.turn_rollouts, self.turn_time
         else:
             return default
         if len(candidates) <= 1:
             return default
-        best = self._search(view, candidates, budget)
+        best = self._search(view, candidates, budget, time_limit)
         return best if best in legal else default
 
     def _keep_candidates(self, view: PlayerView, legal: Sequence[Action], default: Action) -> list[Action]:
@@ -257,9 +328,60 @@ class RolloutSearchAgent:
                     out.append(claim)
         return out
 
+    def _draw_candidates(self, view: PlayerView, legal: Sequence[Action], out: list[Action]) -> list[Action]:
+        """``out`` plus a blind draw and one face-up draw per colour on display."""
+        seen: set[int] = set()
+        for action in out:
+            if isinstance(action, DrawFaceUp):
+                seen.add(view.display[action.slot])
+        for action in legal:
+            if len(out) >= MAX_TURN_CANDIDATES:
+                break
+            if isinstance(action, DrawBlind) and action not in out:
+                out.append(action)
+            elif isinstance(action, DrawFaceUp) and view.display[action.slot] not in seen:
+                seen.add(view.display[action.slot])
+                out.append(action)
+        return out
+
+    def _turn_candidates(self, view: PlayerView, legal: Sequence[Action], default: Action) -> list[Action]:
+        """Route Focus's move, a ticket draw (as without ``search_turns``), blocking claims, the
+        two best claims, a blind draw and a face-up draw of each colour, at most
+        :data:`MAX_TURN_CANDIDATES`."""
+        out = self._action_candidates(view, legal, default)
+        claims = top_claims(view, legal)
+        if self.block and view.num_players == 2 and claims:
+            for claim in self._blocking_claims(view, claims):
+                if claim not in out:
+                    out.append(claim)
+        for claim in claims[:2]:
+            if len(out) < MAX_TURN_CANDIDATES - 1 and claim not in out:
+                out.append(claim)
+        return self._draw_candidates(view, legal, out)
+
+    def _blocking_claims(self, view: PlayerView, claims: Sequence[Claim]) -> list[Claim]:
+        """At most one claim on a route that the opponent's likely tickets need most (planned in
+        at least half of :data:`BLOCK_SAMPLES` inferred ticket sets)."""
+        inference = self.inference if self.inference is not None else TicketInference()
+        self.inference = inference
+        opponent = 1 - view.player
+        tables = board_tables(view.board)
+        status = status_for(view, opponent)
+        need: dict[int, int] = {}
+        for _ in range(BLOCK_SAMPLES):
+            tickets = inference.sample(view, opponent, self.rng)
+            plan = plan_tickets(tables, status, tables.train_cost, tickets, trains_left=view.trains[opponent])
+            for route in set(plan.routes):
+                need[route] = need.get(route, 0) + 1
+        scored = [(need.get(c.route, 0), c) for c in claims if need.get(c.route, 0) * 2 >= BLOCK_SAMPLES]
+        scored.sort(key=lambda item: (-item[0], item[1].route))
+        return [c for _, c in scored[:1]]
+
     # ------------------------------------------------------------ search
 
-    def _search(self, view: PlayerView, candidates: list[Action], budget: int) -> Action:
+    def _search(
+        self, view: PlayerView, candidates: list[Action], budget: int, time_limit: float | None = None
+    ) -> Action:
         """The Route Focus move (``candidates[0]``) unless another candidate beats it clearly.
 
         Successive halving over common samples (the first candidate always stays in);
@@ -275,16 +397,17 @@ class RolloutSearchAgent:
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
         start = time.perf_counter()
-        deadline = None if self.time_limit is None else start + self.time_limit
+        deadline = None if time_limit is None else start + time_limit
+        horizon = self.horizon
         used = 0
         samples = 0
         out_of_time = False
         for round_index in range(rounds):
             per_candidate = max(2, budget // (len(alive) * (rounds - round_index)))
             for _ in range(per_candidate):
-                if self.time_limit is not None and samples:
+                if time_limit is not None and samples:
                     elapsed = time.perf_counter() - start
-                    if elapsed * (samples + 1) / samples > self.time_limit:
+                    if elapsed * (samples + 1) / samples > time_limit:
                         out_of_time = True
                         break
                 sample = self.sample(view)
@@ -293,9 +416,12 @@ class RolloutSearchAgent:
                 for action in alive:
                     state = sample.clone()
                     state.apply_unchecked(action)
-                    if not play_out(state, seed, deadline, policy=self.policy):
+                    if not play_out(state, seed, deadline, policy=self.policy, horizon=horizon):
                         break
-                    finished.append(rollout_value(state, me, objective))
+                    if horizon:
+                        finished.append(leaf_value(state, me))
+                    else:
+                        finished.append(rollout_value(state, me, objective))
                 if len(finished) < len(alive):
                     out_of_time = True  # the sample is dropped: every candidate needs it
                     break
@@ -332,4 +458,12 @@ class RolloutSearchAgent:
         return mean, math.sqrt(var / n)
 
 
-__all__ = ["LightRouteFocus", "RolloutSearchAgent", "play_out", "rollout_value", "top_claims"]
+__all__ = [
+    "LightRouteFocus",
+    "RolloutSearchAgent",
+    "leaf_value",
+    "play_out",
+    "rollout_value",
+    "status_for",
+    "top_claims",
+]

@@ -1,0 +1,43 @@
+"""Expert variants for the ladder and its sequential test (``file.py:callable`` agent specs).
+
+Each callable takes a seed and returns an agent; e.g.::
+
+    ttr-nordic ladder sprt --a turns=benchmarks/expert_variants.py:turns_value \\
+        --b expert=rollout_search --workers 2
+
+- ``registered``: the registered expert (``EXPERT_SETTINGS``);
+- ``turns_full``: plus a search of every turn and second card (card draws included), full
+  Route Focus rollouts, 0.8 s a turn;
+- ``turns_value``: the same with rollouts cut after 24 actions and scored by the value model;
+- ``turns_value_block``: plus blocking claims (two players) and ticket inference.
+"""
+
+from __future__ import annotations
+
+from ttr_nordic.ai.expert import RolloutSearchAgent
+from ttr_nordic.ai.registry import EXPERT_SETTINGS
+
+
+def registered(seed: int | None) -> RolloutSearchAgent:
+    return RolloutSearchAgent(seed=seed, name="expert", **EXPERT_SETTINGS)
+
+
+def turns_full(seed: int | None) -> RolloutSearchAgent:
+    return RolloutSearchAgent(seed=seed, name="turns_full", search_turns=True, **EXPERT_SETTINGS)
+
+
+def turns_value(seed: int | None) -> RolloutSearchAgent:
+    return RolloutSearchAgent(seed=seed, name="turns_value", search_turns=True, horizon=24, **EXPERT_SETTINGS)
+
+
+def turns_value_block(seed: int | None) -> RolloutSearchAgent:
+    settings = dict(EXPERT_SETTINGS)
+    return RolloutSearchAgent(
+        seed=seed,
+        name="turns_value_block",
+        search_turns=True,
+        horizon=24,
+        block=True,
+        ticket_inference=True,
+        **settings,  # type: ignore[arg-type]
+    )
