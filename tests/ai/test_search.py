@@ -36,6 +36,19 @@ SEARCHERS: dict[str, Callable[[int], Agent]] = {
         light_rollouts=True,
         seed=seed,
     ),
+    "turn_search": lambda seed: RolloutSearchAgent(
+        ticket_rollouts=4,
+        action_rollouts=2,
+        keep_candidates=3,
+        ticket_inference=True,
+        light_rollouts=True,
+        search_turns=True,
+        turn_rollouts=3,
+        turn_time=None,
+        horizon=12,
+        block=True,
+        seed=seed,
+    ),
     "ismcts": lambda seed: MCTSAgent(iterations=4, seed=seed),
     "paired": lambda seed: PairedSearchAgent(rollouts=4, max_candidates=3, seed=seed),
     "heuristic": lambda seed: HeuristicAgent(seed=seed),
@@ -119,7 +132,7 @@ def test_rollout_search_searches_actions_and_tunnels(
     assert {"INITIAL_TICKETS", "KEEP_TICKETS", "CHOOSE_ACTION", "TUNNEL_EXTRA"} <= searched
 
 
-@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "ismcts", "paired"])
+@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "turn_search", "ismcts", "paired"])
 def test_deterministic_given_seed(name: str, decisions: list[tuple[GameState, PlayerView, list[Action]]]) -> None:
     first = SEARCHERS[name](7)
     second = SEARCHERS[name](7)
@@ -132,7 +145,7 @@ def test_deterministic_games() -> None:
     assert records[0] == records[1]
 
 
-@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "ismcts", "paired"])
+@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "turn_search", "ismcts", "paired"])
 def test_same_choice_when_hidden_information_is_dealt_again(
     name: str, decisions: list[tuple[GameState, PlayerView, list[Action]]]
 ) -> None:
@@ -149,7 +162,7 @@ def test_same_choice_when_hidden_information_is_dealt_again(
         assert twin.choose(redealt, legal) == agent.choose(view, legal)
 
 
-@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "ismcts", "paired"])
+@pytest.mark.parametrize("name", ["rollout_search", "rollout_search_inferring", "turn_search", "ismcts", "paired"])
 def test_touches_only_its_own_samples(
     name: str, monkeypatch: pytest.MonkeyPatch, decisions: list[tuple[GameState, PlayerView, list[Action]]]
 ) -> None:
@@ -230,3 +243,7 @@ def test_registered() -> None:
     assert isinstance(agent, RolloutSearchAgent)
     assert agent.name == "rollout_search"
     assert set(LEVELS.values()) <= set(AGENTS)
+    expert = make_agent("expert", seed=1)
+    assert isinstance(expert, RolloutSearchAgent)
+    assert expert.name == "turn_search"
+    assert expert.search_turns and expert.horizon > 0 and expert.block and expert.inference is not None

@@ -329,7 +329,8 @@ class RolloutSearchAgent:
         return out
 
     def _draw_candidates(self, view: PlayerView, legal: Sequence[Action], out: list[Action]) -> list[Action]:
-        """``out`` plus a blind draw and one face-up draw per colour on display."""
+        """``out`` plus one face-up draw per colour on display and a blind draw, in the engine's
+        order of legal actions, while there is room (:data:`MAX_TURN_CANDIDATES`)."""
         seen: set[int] = set()
         for action in out:
             if isinstance(action, DrawFaceUp):

@@ -36,6 +36,17 @@ class ExpertSettings(TypedDict):
     objective: str
 
 
+class TurnSearchSettings(ExpertSettings):
+    """Keyword arguments of :class:`~.expert.RolloutSearchAgent` that make it search every turn."""
+
+    search_turns: bool
+    turn_rollouts: int
+    turn_time: float
+    horizon: int
+    block: bool
+    ticket_inference: bool
+
+
 #: The settings of the registered ``rollout_search`` agent (the *expert* level); benchmarks
 #: build variants of it from these.
 EXPERT_SETTINGS: ExpertSettings = {
@@ -45,6 +56,20 @@ EXPERT_SETTINGS: ExpertSettings = {
     "light_rollouts": True,
     "time_limit": 4.0,
     "objective": "auto",
+}
+
+#: The settings of the registered ``turn_search`` agent (the *expert* level): the
+#: ``rollout_search`` settings plus a search of every turn and second card (card draws
+#: included, 0.8 s a turn), rollouts cut after 24 actions and scored by the value model,
+#: blocking claims in two-player games and the opponents' tickets inferred from their claims.
+TURN_SEARCH_SETTINGS: TurnSearchSettings = {
+    **EXPERT_SETTINGS,
+    "search_turns": True,
+    "turn_rollouts": 120,
+    "turn_time": 0.8,
+    "horizon": 24,
+    "block": True,
+    "ticket_inference": True,
 }
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
@@ -58,17 +83,18 @@ AGENTS: dict[str, AgentFactory] = {
     "ismcts": lambda seed: MCTSAgent(iterations=300, time_limit=4.5, seed=seed, name="ismcts"),
     "paired": lambda seed: PairedSearchAgent(rollouts=300, time_limit=4.5, seed=seed, name="paired"),
     "rollout_search": lambda seed: RolloutSearchAgent(seed=seed, **EXPERT_SETTINGS),
+    "turn_search": lambda seed: RolloutSearchAgent(seed=seed, name="turn_search", **TURN_SEARCH_SETTINGS),
 }
 
 #: Playing levels for people, each an agent name, weakest first. They follow the measured
-#: strength of the agents (benchmarks/baselines_round_robin.py and docs/ai-strength.md): Long
-#: Route is the weakest baseline, Route Focus the strongest, and the rollout search wins about 59% of
-#: two-player games against Route Focus (a few seconds on ticket decisions, at most 4 s each).
+#: strength of the agents on the rating ladder (docs/ai-strength.md): Long Route is the weakest
+#: baseline, Route Focus the strongest, and the turn search wins about 70% of two-player games
+#: against Route Focus (about 0.8 s a turn, a few seconds on ticket decisions, at most 4 s each).
 LEVELS: dict[str, str] = {
     "easy": "long_route",
     "medium": "one_step",
     "hard": "route_focus",
-    "expert": "rollout_search",
+    "expert": "turn_search",
 }
 
 

@@ -1,0 +1,172 @@
+"""The expert's search of every turn: candidates, truncated rollouts scored by the value model,
+blocking claims, and the public route status it plans the opponent's routes on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ttr_nordic.ai.baselines import RouteFocusAgent
+from ttr_nordic.ai.expert import (
+    MAX_TURN_CANDIDATES,
+    WIN_BONUS,
+    RolloutSearchAgent,
+    leaf_value,
+    play_out,
+    rollout_value,
+    status_for,
+)
+from ttr_nordic.ai.inference import TicketInference
+from ttr_nordic.ai.planning import board_tables, plan_tickets, route_status
+from ttr_nordic.engine import Claim, DrawBlind, DrawFaceUp, GameState, Phase
+
+
+def advance(game: GameState, actions: int, seed: int = 0) -> GameState:
+    """``game`` after ``actions`` Route Focus actions (or at its end)."""
+    agents = [RouteFocusAgent(seed=seed + q) for q in range(game.num_players)]
+    for _ in range(actions):
+        if game.is_over:
+            break
+        player = game.decision.player
+        game.apply(agents[player].choose(game.view(player), game.legal_action_list()))
+    return game
+
+
+def midgame_turn(players: int, seed: int, actions: int = 60) -> GameState:
+    """A Route Focus game at the first ordinary turn after ``actions`` actions."""
+    game = advance(GameState.new(players=players, seed=seed), actions, seed)
+    agents = [RouteFocusAgent(seed=seed + 10 + q) for q in range(players)]
+    while game.decision.phase is not Phase.CHOOSE_ACTION:
+        player = game.decision.player
+        game.apply(agents[player].choose(game.view(player), game.legal_action_list()))
+    assert not game.is_over
+    return game
+
+
+def turn_searcher(seed: int = 1, block: bool = True) -> RolloutSearchAgent:
+    return RolloutSearchAgent(
+        ticket_rollouts=4,
+        action_rollouts=2,
+        ticket_inference=True,
+        light_rollouts=True,
+        search_turns=True,
+        turn_rollouts=4,
+        turn_time=None,
+        horizon=10,
+        block=block,
+        seed=seed,
+    )
+
+
+def test_leaf_value_of_a_finished_game_is_the_rollout_value() -> None:
+    game = advance(GameState.new(players=2, seed=3), 10_000)
+    assert game.is_over
+    for p in range(2):
+        assert leaf_value(game, p) == rollout_value(game, p)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_player_leaf_values_share_the_win_bonus(seed: int) -> None:
+    """Judged from both sides, the two players' margins cancel and their win chances add to one."""
+    game = midgame_turn(2, seed)
+    state = game.determinize(0, random.Random(seed))
+    assert leaf_value(state, 0) + leaf_value(state, 1) == pytest.approx(WIN_BONUS)
+
+
+def test_three_player_leaf_value_is_finite() -> None:
+    state = midgame_turn(3, 4).determinize(1, random.Random(0))
+    value = leaf_value(state, 1)
+    assert -200 < value < 200
+
+
+@pytest.mark.parametrize("horizon", [1, 7, 25])
+def test_play_out_stops_at_the_horizon(horizon: int) -> None:
+    state = midgame_turn(2, 5).determinize(0, random.Random(1))
+    before = len(state.history)
+    assert play_out(state, seed=3, horizon=horizon)
+    assert len(state.history) - before == horizon
+
+
+def test_play_out_without_horizon_finishes_the_game() -> None:
+    state = midgame_turn(2, 5).determinize(0, random.Random(1))
+    assert play_out(state, seed=3)
+    assert state.is_over
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 6), (2, 7), (3, 8), (3, 9)])
+def test_status_for_a_player_matches_that_players_own_view(players: int, seed: int) -> None:
+    game = midgame_turn(players, seed)
+    for viewer in range(players):
+        for player in range(players):
+            assert tuple(status_for(game.view(viewer), player)) == route_status(game.view(player))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 10), (2, 11), (3, 12)])
+def test_turn_candidates_are_legal_distinct_and_few(players: int, seed: int) -> None:
+    game = midgame_turn(players, seed)
+    view = game.view(game.current)
+    legal = game.legal_action_list()
+    agent = turn_searcher()
+    default = agent.base.choose(view, legal)
+    candidates = agent._turn_candidates(view, legal, default)
+    assert candidates[0] == default
+    assert len(candidates) == len(set(candidates)) <= MAX_TURN_CANDIDATES
+    assert all(c in legal for c in candidates)
+    if len(candidates) < MAX_TURN_CANDIDATES:  # room left: every kind of draw is in
+        assert DrawBlind in {type(c) for c in candidates} or DrawBlind not in {type(a) for a in legal}
+    # one face-up card per colour at most
+    colours = [view.display[c.slot] for c in candidates if isinstance(c, DrawFaceUp)]
+    assert len(colours) == len(set(colours))
+
+
+@pytest.mark.parametrize("seed", [13, 14, 15, 16])
+def test_blocking_claim_is_on_a_route_the_opponents_tickets_need(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Told the opponent's real tickets, the block (if any) is a legal claim on a route the
+    opponent's plan for them uses; and there is one whenever such a claim is legal."""
+    game = midgame_turn(2, seed, actions=40)
+    me = game.current
+    opponent = 1 - me
+    real = list(game.tickets[opponent])
+    monkeypatch.setattr(TicketInference, "sample", lambda self, view, player, rng: list(real))
+    view = game.view(me)
+    claims = [a for a in game.legal_action_list() if isinstance(a, Claim)]
+    tables = board_tables(view.board)
+    plan = plan_tickets(tables, status_for(view, opponent), tables.train_cost, real, trains_left=view.trains[opponent])
+    blocks = turn_searcher(block=True)._blocking_claims(view, claims)
+    assert len(blocks) <= 1
+    assert all(b in claims and b.route in plan.routes for b in blocks)
+    assert bool(blocks) == any(c.route in plan.routes for c in claims)
+
+
+def test_without_block_no_blocking_claim_is_added(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(RolloutSearchAgent, "_blocking_claims", lambda self, view, claims: calls.append(1) or [])
+    game = midgame_turn(2, 17)
+    view = game.view(game.current)
+    legal = game.legal_action_list()
+    agent = turn_searcher(block=False)
+    agent._turn_candidates(view, legal, agent.base.choose(view, legal))
+    assert not calls
+    agent = turn_searcher(block=True)
+    agent._turn_candidates(view, legal, agent.base.choose(view, legal))
+    assert calls
+
+
+def test_ordinary_turns_and_second_cards_are_searched() -> None:
+    """With ``search_turns`` the agent runs rollouts on ordinary turns and second cards
+    (without it, only on turns where a ticket draw is weighed, never on a second card)."""
+    searched: set[str] = set()
+    plain: set[str] = set()
+    for seed in range(4):
+        game = GameState.new(players=2, seed=20 + seed)
+        agents = [turn_searcher(seed), RolloutSearchAgent(ticket_rollouts=2, seed=seed)]
+        while not game.is_over and len(game.history) < 120:
+            player = game.decision.player
+            view = game.view(player)
+            action = agents[player].choose(view, game.legal_action_list())
+            if agents[player].last_rollouts:
+                (searched if player == 0 else plain).add(view.phase.name)
+            game.apply(action)
+    assert {"CHOOSE_ACTION", "SECOND_CARD"} <= searched
+    assert "SECOND_CARD" not in plain
