@@ -170,3 +170,31 @@ def test_ordinary_turns_and_second_cards_are_searched() -> None:
             game.apply(action)
     assert {"CHOOSE_ACTION", "SECOND_CARD"} <= searched
     assert "SECOND_CARD" not in plain
+
+
+def test_blocking_route_focus_blocks_only_long_needed_routes_instead_of_drawing() -> None:
+    """The Route Focus that blocks plays Route Focus's move except that some card draws become
+    claims on long routes; it finishes legal games and makes some blocks over a few games."""
+    from ttr_nordic.ai.blocking import MIN_BLOCK_LENGTH, BlockingRouteFocusAgent
+
+    blocks = 0
+    for seed in range(6):
+        game = GameState.new(players=2, seed=30 + seed)
+        # ``plain`` sees the same decisions with the same seed: it is the blocker without blocks
+        blocker, plain = BlockingRouteFocusAgent(seed=seed), RouteFocusAgent(seed=seed)
+        opponent = RouteFocusAgent(seed=seed + 50)
+        while not game.is_over:
+            player = game.decision.player
+            view, legal = game.view(player), game.legal_action_list()
+            if player == 0:
+                action = blocker.choose(view, legal)
+                expected = plain.choose(view, legal)
+                if action != expected:
+                    assert isinstance(expected, DrawBlind | DrawFaceUp) and isinstance(action, Claim)
+                    assert board_tables(view.board).length[action.route] >= MIN_BLOCK_LENGTH
+                    blocks += 1
+            else:
+                action = opponent.choose(view, legal)
+            assert action in legal
+            game.apply(action)
+    assert blocks > 0

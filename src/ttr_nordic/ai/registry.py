@@ -19,6 +19,7 @@ from typing import TypedDict, cast
 
 from .base import Agent, RandomAgent
 from .baselines import DestinationHungryAgent, LongRouteAgent, OneStepThinkingAgent, RouteFocusAgent
+from .blocking import BlockingRouteFocusAgent
 from .expert import RolloutSearchAgent
 from .mcts import HeuristicAgent, MCTSAgent, PairedSearchAgent
 
@@ -77,6 +78,7 @@ AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
     "destination_hungry": DestinationHungryAgent,
     "route_focus": RouteFocusAgent,
+    "route_focus_blocking": BlockingRouteFocusAgent,
     "one_step": OneStepThinkingAgent,
     "long_route": LongRouteAgent,
     "heuristic": lambda seed: HeuristicAgent(seed=seed),
