@@ -165,7 +165,7 @@ def field_error(action: object) -> str | None:
             return f"ticket ids must be a tuple of whole numbers, got {_short(chosen)}"
         # Kept in the given order, (17, 4) would replay from its record as (4, 17): another state.
         # Equal neighbours pass here and are refused by the rules as a ticket named twice.
-        if any(chosen[i] > chosen[i + 1] for i in range(len(chosen) - 1)):
+        if chosen != tuple(sorted(chosen)):
             return f"ticket ids must be in increasing order, got {_short(chosen)}"
         return None
     if kind is PayTunnelExtra:
