@@ -64,7 +64,7 @@ class DrawTickets:
 
 @dataclass(frozen=True, slots=True)
 class KeepTickets:
-    """Keep these offered tickets (ids, sorted); the others leave the game."""
+    """Keep these offered tickets (ids in increasing order); the others leave the game."""
 
     tickets: tuple[int, ...]
 
@@ -133,14 +133,17 @@ def _short(value: object) -> str:
 def field_error(action: object) -> str | None:
     """Why ``action``'s fields have the wrong type, or None.
 
-    Only types are checked here: exact ``int`` (no ``bool``, no ``float``) for slots, route and
-    ticket ids and card counts, tuples for ticket ids and counts. Ranges (an unknown route, slot
-    6, a negative count) are refused by the rules with their own reasons.
+    Types are checked here: exact ``int`` (no ``bool``, no ``float``) for slots, route and
+    ticket ids and card counts, tuples for ticket ids and counts; and ticket ids in increasing
+    order, the one form the legal actions, the notation and a replayed record use. Ranges (an
+    unknown route, slot 6, a negative count) are refused by the rules with their own reasons.
 
     >>> field_error(DrawFaceUp(2)) is None
     True
     >>> field_error(KeepTickets((27.0,)))
     'ticket ids must be a tuple of whole numbers, got (27.0,)'
+    >>> field_error(KeepTickets((17, 4)))
+    'ticket ids must be in increasing order, got (17, 4)'
     """
     kind = type(action)
     if kind is DrawBlind or kind is DrawTickets or kind is DeclineTunnel or kind is Pass:
@@ -160,6 +163,10 @@ def field_error(action: object) -> str | None:
         chosen = action.tickets
         if type(chosen) is not tuple or not all(type(t) is int for t in chosen):
             return f"ticket ids must be a tuple of whole numbers, got {_short(chosen)}"
+        # Kept in the given order, (17, 4) would replay from its record as (4, 17): another state.
+        # Equal neighbours pass here and are refused by the rules as a ticket named twice.
+        if chosen != tuple(sorted(chosen)):
+            return f"ticket ids must be in increasing order, got {_short(chosen)}"
         return None
     if kind is PayTunnelExtra:
         assert isinstance(action, PayTunnelExtra)
@@ -169,6 +176,9 @@ def field_error(action: object) -> str | None:
 
 def parse_action(text: str) -> Action:
     """Parse one action from its notation; raises :class:`NotationError` with the reason."""
+    if not isinstance(text, str):
+        # A client's message may hold a number or null where the action should be.
+        raise NotationError(f"an action is a string of notation, got {_short(text)}")
     parts = text.strip().split()
     if not parts:
         raise NotationError("empty action")
