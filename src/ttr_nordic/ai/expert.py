@@ -243,6 +243,7 @@ class RolloutSearchAgent:
         self.block = block
         self.last_rollouts = 0
         self.searches = 0
+        self._decision_start: float | None = None
 
     def sample(self, view: PlayerView) -> GameState:
         """A determinized state for a search: the view's unseen cards and tickets dealt at
@@ -258,6 +259,9 @@ class RolloutSearchAgent:
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         self.last_rollouts = 0
+        # a search's time limit counts from here: choosing candidates and inferring tickets are
+        # part of the decision's time (on a busy machine they took over a second)
+        self._decision_start = time.perf_counter()
         default = self.base.choose(view, legal)
         if len(legal) == 1:
             return legal[0]
@@ -397,7 +401,8 @@ class RolloutSearchAgent:
         values: dict[Action, list[float]] = {a: [] for a in candidates}
         alive = list(candidates)
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        start = time.perf_counter()
+        start = self._decision_start if self._decision_start is not None else time.perf_counter()
+        self._decision_start = None
         deadline = None if time_limit is None else start + time_limit
         horizon = self.horizon
         used = 0
@@ -406,9 +411,9 @@ class RolloutSearchAgent:
         for round_index in range(rounds):
             per_candidate = max(2, budget // (len(alive) * (rounds - round_index)))
             for _ in range(per_candidate):
-                if time_limit is not None and samples:
+                if time_limit is not None:
                     elapsed = time.perf_counter() - start
-                    if elapsed * (samples + 1) / samples > time_limit:
+                    if elapsed >= time_limit or (samples and elapsed * (samples + 1) / samples > time_limit):
                         out_of_time = True
                         break
                 sample = self.sample(view)
