@@ -52,7 +52,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
+from itertools import product, repeat
+from typing import cast
 
 from ttr_nordic.engine import (
     COLORS,
@@ -111,9 +112,15 @@ class ActionSpace:
     slotted_routes: frozenset[int]
     # Ids of actions whose id needs no position (all but keeps and slotted claims), by the
     # action object's id(): the engine hands out the same action objects again and again, so
-    # encoding each once pays, and an identity lookup is cheaper than hashing a dataclass. The
-    # entry keeps the object alive, so its id() cannot be reused while the entry exists.
-    _fixed_ids: dict[int, tuple[Action, int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # encoding each once pays, and an identity lookup is cheaper than hashing a dataclass.
+    # ``_held`` keeps every action in the table alive, so that no id() in it can be reused.
+    _fixed_ids: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _held: list[Action] = field(default_factory=list, compare=False, hash=False, repr=False)
+    # The slots of the slotted claims of one listing, by the id()s of those claims in order
+    # (the engine lists the same claim objects for the same hand): (the claims, their ids).
+    _slotted_ids: dict[tuple[int, ...], tuple[tuple[Claim, ...], list[int]]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def encode(self, action: Action, state: GameState | None = None, offer: Sequence[int] | None = None) -> int:
         """The id of ``action``, a legal action of ``state``.
@@ -183,30 +190,48 @@ class ActionSpace:
         """The engine's legal actions of ``state`` by id: one id per listed action, no id shared."""
         if state.is_over:
             return {}
-        out: dict[int, Action] = {}
-        fixed = self._fixed_ids
-        slotted: list[Claim] | None = None
-        for action in state.legal_action_list():
-            entry = fixed.get(id(action))
-            if entry is not None and entry[0] is action:
-                out[entry[1]] = action
+        actions = state.legal_action_list()
+        # Every id in one pass in C; -1 marks what needs more (a keep, a slotted claim, an action
+        # not seen yet).
+        ids = list(map(self._fixed_ids.get, map(id, actions), repeat(-1)))
+        if -1 in ids:
+            self._fill_ids(state, actions, ids)
+        return dict(zip(ids, actions, strict=True))
+
+    def _fill_ids(self, state: GameState, actions: list[Action], ids: list[int]) -> None:
+        """The ids that the fast lookup of :meth:`legal_ids` left at -1."""
+        fixed, held = self._fixed_ids, self._held
+        bits: dict[int, int] | None = None
+        slotted: list[int] = []
+        for index, action in enumerate(actions):
+            if ids[index] != -1:
                 continue
             if isinstance(action, KeepTickets):
-                out[self._encode_keep(action, state.offers[state.current])] = action
-                continue
-            if isinstance(action, Claim) and action.route in self.slotted_routes:
-                if slotted is None:
-                    slotted = []
-                slotted.append(action)
-                continue
-            action_id = self._encode_fixed(action)
-            if len(fixed) >= _FIXED_CACHE_LIMIT:
-                fixed.clear()
-            fixed[id(action)] = (action, action_id)
-            out[action_id] = action
+                if bits is None:
+                    bits = {ticket: 1 << i for i, ticket in enumerate(sorted(state.offers[state.current]))}
+                ids[index] = self.keep + sum(bits[ticket] for ticket in action.tickets) - 1
+            elif isinstance(action, Claim) and action.route in self.slotted_routes:
+                slotted.append(index)
+            else:
+                if len(held) >= _FIXED_CACHE_LIMIT:
+                    fixed.clear()
+                    held.clear()
+                ids[index] = fixed[id(action)] = self._encode_fixed(action)
+                held.append(action)
         if slotted:
-            self._assign_slots(slotted, out)
-        return out
+            key = tuple([id(actions[i]) for i in slotted])
+            known = self._slotted_ids.get(key)
+            if known is None:
+                claims = tuple([cast(Claim, actions[i]) for i in slotted])
+                by_id: dict[int, Action] = {}
+                self._assign_slots(list(claims), by_id)
+                slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
+                known = (claims, [slot_of[id(claim)] for claim in claims])
+                if len(self._slotted_ids) >= _SLOTTED_CACHE_LIMIT:
+                    self._slotted_ids.clear()
+                self._slotted_ids[key] = known  # the entry holds its claims: their id()s stay theirs
+            for index, action_id in zip(slotted, known[1], strict=True):
+                ids[index] = action_id
 
     def _assign_slots(self, claims: list[Claim], out: dict[int, Action]) -> None:
         """Give each claim of a gray ferry or Murmansk-Lieksa its own id (see the module docstring)."""
@@ -268,6 +293,7 @@ class ActionSpace:
 
 
 _FIXED_CACHE_LIMIT = 50_000  # entries hold their actions alive: about 15 MB at most
+_SLOTTED_CACHE_LIMIT = 20_000
 
 
 _EXTRA_KEYS = tuple((total, locos) for total in range(1, MAX_EXTRA + 1) for locos in range(total + 1))

@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
 
 from .actions import action_space
-from .observation import SIZE, encode_view
+from .observation import SIZE, ObservationEncoder
 
 REWARDS = ("margin", "win")
 
@@ -82,7 +82,14 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self._seeds = random.Random()
         self.state: GameState | None = None
         self._legal: dict[int, Any] = {}
-        self._legal_index: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
+        # Built on demand and kept for the current decision; handed out as copies.
+        self._mask: NDArray[np.int8] | None = None
+        self._encoder = ObservationEncoder()
+        # Each seat's vector in the encoder, and the step it was last brought up to date at:
+        # observe() builds a view only for the agents observed, once per step.
+        self._vectors: dict[int, NDArray[np.float32]] = {}
+        self._encoded_at: dict[int, int] = {}
+        self._steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -101,12 +108,13 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._steps += 1
         self._select()
 
     def _select(self) -> None:
         assert self.state is not None
         self._legal = self.space.legal_ids(self.state)
-        self._legal_index = np.fromiter(self._legal, dtype=np.intp, count=len(self._legal))
+        self._mask = None
         self.agent_selection = self.possible_agents[self.state.current]
 
     def view(self, agent: str) -> PlayerView:
@@ -117,13 +125,25 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
-        mask = np.zeros(self.space.size, dtype=np.int8)
-        if agent == self.agent_selection and self.state is not None and not self.state.is_over:
-            mask[self._legal_index] = 1
-        return mask
+        if agent != self.agent_selection or self.state is None or self.state.is_over:
+            return np.zeros(self.space.size, dtype=np.int8)
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = np.zeros(self.space.size, dtype=np.int8)
+            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+            for action_id in self._legal:
+                cells[action_id] = 1
+        return mask.copy()
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        return {"observation": encode_view(self.view(agent)), "action_mask": self.action_mask(agent)}
+        """``{"observation", "action_mask"}`` of ``agent``: fresh arrays, built only when asked."""
+        seat = self._seat[agent]
+        if self._encoded_at.get(seat) != self._steps:
+            if self.state is None:
+                raise RuntimeError("call reset() before observe()")
+            self._vectors[seat] = self._encoder.update(self.state.view(seat, log=False))
+            self._encoded_at[seat] = self._steps
+        return {"observation": self._vectors[seat].copy(), "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | None) -> None:
         # The order checks of PettingZoo's OrderEnforcingWrapper, done here: the wrapper's
@@ -141,6 +161,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
             raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now")
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
+        self._steps += 1
         # From this decision's legal list (the mask), so the engine's checks would only repeat themselves.
         self.state.apply_unchecked(chosen)
         # Rewards stay zero until the end, so the zero dict of reset() is still right.
@@ -150,7 +171,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             self._legal = {}
-            self._legal_index = np.zeros(0, dtype=np.intp)
+            self._mask = None
         else:
             self._select()
         if self.render_mode == "human":
