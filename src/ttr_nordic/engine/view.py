@@ -156,13 +156,14 @@ def _described_log(state: GameCore, player: int, over: bool) -> tuple[PublicLogE
 # sets each of its 29 fields through object.__setattr__: the same view in under half the time.
 _new_object = object.__new__
 _set_attribute = object.__setattr__
+_GAME_OVER = Phase.GAME_OVER
 
 
 def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
     """Build ``player``'s view of ``state`` (with an empty log if ``log`` is False)."""
     if not 0 <= player < state.num_players:
         raise ValueError(f"no player {player} in a {state.num_players}-player game")
-    over = state.phase.name == "GAME_OVER"
+    over = state.phase is _GAME_OVER
     n = state.num_players
     # The engine's own nine-count lists: copied as tuples, not checked again (to_counts would).
     hand = cast(Counts, tuple(state.hands[player]))

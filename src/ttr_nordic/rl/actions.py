@@ -52,7 +52,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product, repeat
+from itertools import compress, product, repeat
+from operator import eq
 from typing import cast
 
 from ttr_nordic.engine import (
@@ -83,11 +84,9 @@ _GROUP_EXTRA = {RouteKind.FERRY: 2, RouteKind.SPECIAL: 3}
 
 def main_color(counts: Sequence[int]) -> int:
     """The color the payment holds most of (lowest on a tie), or -1 for locomotives only."""
-    best, best_count = -1, 0
-    for color in COLORS:
-        if counts[color] > best_count:
-            best, best_count = color, counts[color]
-    return best
+    # max() and index() scan in C: the first color with the largest count.
+    best = max(counts[:LOCOMOTIVE])
+    return counts.index(best) if best > 0 else -1
 
 
 OVERFLOW = 8
@@ -119,6 +118,10 @@ class ActionSpace:
     # The slots of the slotted claims of one listing, by the id()s of those claims in order
     # (the engine lists the same claim objects for the same hand): (the claims, their ids).
     _slotted_ids: dict[tuple[int, ...], tuple[tuple[Claim, ...], list[int]]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    # The ids of a ticket choice's listing, by the id()s of its keeps: (the keeps, their ids).
+    _keep_ids: dict[tuple[int, ...], tuple[tuple[Action, ...], list[int]]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
@@ -188,50 +191,77 @@ class ActionSpace:
 
     def legal_ids(self, state: GameState) -> dict[int, Action]:
         """The engine's legal actions of ``state`` by id: one id per listed action, no id shared."""
+        ids, actions = self.legal_id_list(state)
+        return dict(zip(ids, actions, strict=True))
+
+    def legal_id_list(self, state: GameState) -> tuple[list[int], list[Action]]:
+        """:meth:`legal_ids` as two lists in the engine's order: the ids and the actions."""
         if state.is_over:
-            return {}
+            return [], []
         actions = state.legal_action_list()
         # Every id in one pass in C; -1 marks what needs more (a keep, a slotted claim, an action
         # not seen yet).
         ids = list(map(self._fixed_ids.get, map(id, actions), repeat(-1)))
         if -1 in ids:
             self._fill_ids(state, actions, ids)
-        return dict(zip(ids, actions, strict=True))
+        return ids, actions
 
     def _fill_ids(self, state: GameState, actions: list[Action], ids: list[int]) -> None:
-        """The ids that the fast lookup of :meth:`legal_ids` left at -1."""
-        fixed, held = self._fixed_ids, self._held
-        bits: dict[int, int] | None = None
+        """The ids that the fast lookup of :meth:`legal_id_list` left at -1."""
+        missing = list(compress(range(len(ids)), map(eq, ids, repeat(-1))))
+        if type(actions[missing[0]]) is KeepTickets:
+            # A ticket choice lists only keeps, the whole offer first: the listing alone decides the ids.
+            ids[:] = self._keep_listing_ids(state, actions)
+            return
+        fixed, held, claim_index = self._fixed_ids, self._held, self.claim_index
         slotted: list[int] = []
-        for index, action in enumerate(actions):
-            if ids[index] != -1:
-                continue
-            if isinstance(action, KeepTickets):
-                if bits is None:
-                    bits = {ticket: 1 << i for i, ticket in enumerate(sorted(state.offers[state.current]))}
-                ids[index] = self.keep + sum(bits[ticket] for ticket in action.tickets) - 1
-            elif isinstance(action, Claim) and action.route in self.slotted_routes:
-                slotted.append(index)
+        for index in missing:
+            action = actions[index]
+            if type(action) is Claim:
+                route = action.route
+                if route in self.slotted_routes:
+                    slotted.append(index)
+                    continue
+                payment = action.payment
+                key = (route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
+                offset = claim_index.get(key)
+                action_id = self.claim + (self._claim_offset(route, key[1], payment) if offset is None else offset)
             else:
-                if len(held) >= _FIXED_CACHE_LIMIT:
-                    fixed.clear()
-                    held.clear()
-                ids[index] = fixed[id(action)] = self._encode_fixed(action)
-                held.append(action)
+                action_id = self._encode_fixed(action)
+            if len(held) >= _FIXED_CACHE_LIMIT:
+                fixed.clear()
+                held.clear()
+            ids[index] = fixed[id(action)] = action_id
+            held.append(action)
         if slotted:
-            key = tuple([id(actions[i]) for i in slotted])
-            known = self._slotted_ids.get(key)
-            if known is None:
-                claims = tuple([cast(Claim, actions[i]) for i in slotted])
-                by_id: dict[int, Action] = {}
-                self._assign_slots(list(claims), by_id)
-                slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
-                known = (claims, [slot_of[id(claim)] for claim in claims])
-                if len(self._slotted_ids) >= _SLOTTED_CACHE_LIMIT:
-                    self._slotted_ids.clear()
-                self._slotted_ids[key] = known  # the entry holds its claims: their id()s stay theirs
-            for index, action_id in zip(slotted, known[1], strict=True):
-                ids[index] = action_id
+            self._fill_slotted(actions, slotted, ids)
+
+    def _keep_listing_ids(self, state: GameState, actions: list[Action]) -> list[int]:
+        key = tuple(map(id, actions))
+        known = self._keep_ids.get(key)
+        if known is None:
+            offer = state.offers[state.current]
+            known = (tuple(actions), [self._encode_keep(cast(KeepTickets, action), offer) for action in actions])
+            if len(self._keep_ids) >= _SLOTTED_CACHE_LIMIT:
+                self._keep_ids.clear()
+            self._keep_ids[key] = known  # the entry holds its actions: their id()s stay theirs
+        return known[1]
+
+    def _fill_slotted(self, actions: list[Action], slotted: list[int], ids: list[int]) -> None:
+        """The ids of the slotted claims of one listing (at the indices ``slotted``)."""
+        key = tuple([id(actions[i]) for i in slotted])
+        known = self._slotted_ids.get(key)
+        if known is None:
+            claims = tuple([cast(Claim, actions[i]) for i in slotted])
+            by_id: dict[int, Action] = {}
+            self._assign_slots(list(claims), by_id)
+            slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
+            known = (claims, [slot_of[id(claim)] for claim in claims])
+            if len(self._slotted_ids) >= _SLOTTED_CACHE_LIMIT:
+                self._slotted_ids.clear()
+            self._slotted_ids[key] = known  # the entry holds its claims: their id()s stay theirs
+        for index, action_id in zip(slotted, known[1], strict=True):
+            ids[index] = action_id
 
     def _assign_slots(self, claims: list[Claim], out: dict[int, Action]) -> None:
         """Give each claim of a gray ferry or Murmansk-Lieksa its own id (see the module docstring)."""

@@ -19,7 +19,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
+from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
@@ -81,9 +81,9 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self._seeds = random.Random()
         self.state: GameState | None = None
-        self._legal: dict[int, Any] = {}
-        # Built on demand and kept for the current decision; handed out as copies.
-        self._mask: NDArray[np.int8] | None = None
+        # The legal ids of the decision and their engine actions, in the engine's order.
+        self._legal_ids: list[int] = []
+        self._legal_actions: list[Action] = []
         self._encoder = ObservationEncoder()
         # Each seat's vector in the encoder, and the step it was last brought up to date at:
         # observe() builds a view only for the agents observed, once per step.
@@ -113,8 +113,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def _select(self) -> None:
         assert self.state is not None
-        self._legal = self.space.legal_ids(self.state)
-        self._mask = None
+        self._legal_ids, self._legal_actions = self.space.legal_id_list(self.state)
         self.agent_selection = self.possible_agents[self.state.current]
 
     def view(self, agent: str) -> PlayerView:
@@ -127,13 +126,11 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
         if agent != self.agent_selection or self.state is None or self.state.is_over:
             return np.zeros(self.space.size, dtype=np.int8)
-        mask = self._mask
-        if mask is None:
-            mask = self._mask = np.zeros(self.space.size, dtype=np.int8)
-            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
-            for action_id in self._legal:
-                cells[action_id] = 1
-        return mask.copy()
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+        for action_id in self._legal_ids:
+            cells[action_id] = 1
+        return mask
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """``{"observation", "action_mask"}`` of ``agent``: fresh arrays, built only when asked."""
@@ -156,9 +153,10 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.state is not None and action is not None
-        chosen = self._legal.get(int(action))
-        if chosen is None:
-            raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now")
+        try:
+            chosen = self._legal_actions[self._legal_ids.index(int(action))]
+        except ValueError:
+            raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now") from None
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self._steps += 1
@@ -170,8 +168,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[agent_name] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-            self._legal = {}
-            self._mask = None
+            self._legal_ids, self._legal_actions = [], []
         else:
             self._select()
         if self.render_mode == "human":
