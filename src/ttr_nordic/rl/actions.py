@@ -196,36 +196,36 @@ class ActionSpace:
 
     def legal_id_list(self, state: GameState) -> tuple[list[int], list[Action]]:
         """:meth:`legal_ids` as two lists in the engine's order: the ids and the actions."""
-        if state.is_over:
-            return [], []
-        actions = state.legal_action_list()
-        # Every id in one pass in C; -1 marks what needs more (a keep, a slotted claim, an action
-        # not seen yet).
-        ids = list(map(self._fixed_ids.get, map(id, actions), repeat(-1)))
-        if -1 in ids:
-            self._fill_ids(state, actions, ids)
+        actions = state.legal_action_list()  # empty once the game is over
+        try:
+            # Every id in one pass in C, when every action object was seen before.
+            ids = list(map(self._fixed_ids.__getitem__, map(id, actions)))
+        except KeyError:
+            if type(actions[0]) is KeepTickets:
+                # A ticket choice lists only keeps, the whole offer first: the listing alone decides the ids.
+                return self._keep_listing_ids(state, actions), actions
+            ids = list(map(self._fixed_ids.get, map(id, actions), repeat(-1)))
+            self._fill_ids(actions, ids)
+        # A claim of a gray ferry or Murmansk-Lieksa has its main color's slot unless another
+        # listed payment of the route with as many cards and locomotives has the same main
+        # color: then the two share an id here, and the slots are given as the docstring says.
+        if len(set(ids)) < len(ids):
+            self._fill_slotted(actions, ids)
         return ids, actions
 
-    def _fill_ids(self, state: GameState, actions: list[Action], ids: list[int]) -> None:
-        """The ids that the fast lookup of :meth:`legal_id_list` left at -1."""
-        missing = list(compress(range(len(ids)), map(eq, ids, repeat(-1))))
-        if type(actions[missing[0]]) is KeepTickets:
-            # A ticket choice lists only keeps, the whole offer first: the listing alone decides the ids.
-            ids[:] = self._keep_listing_ids(state, actions)
-            return
+    def _fill_ids(self, actions: list[Action], ids: list[int]) -> None:
+        """The ids that the fast lookup of :meth:`legal_id_list` left at -1 (claims of slotted
+        routes get their main color's slot), remembered by action object."""
         fixed, held, claim_index = self._fixed_ids, self._held, self.claim_index
-        slotted: list[int] = []
-        for index in missing:
+        for index in compress(range(len(ids)), map(eq, ids, repeat(-1))):
             action = actions[index]
             if type(action) is Claim:
-                route = action.route
-                if route in self.slotted_routes:
-                    slotted.append(index)
-                    continue
                 payment = action.payment
-                key = (route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
+                key = (action.route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
                 offset = claim_index.get(key)
-                action_id = self.claim + (self._claim_offset(route, key[1], payment) if offset is None else offset)
+                if offset is None:
+                    offset = self._claim_offset(action.route, key[1], payment)  # raises, naming the claim
+                action_id = self.claim + offset
             else:
                 action_id = self._encode_fixed(action)
             if len(held) >= _FIXED_CACHE_LIMIT:
@@ -233,8 +233,6 @@ class ActionSpace:
                 held.clear()
             ids[index] = fixed[id(action)] = action_id
             held.append(action)
-        if slotted:
-            self._fill_slotted(actions, slotted, ids)
 
     def _keep_listing_ids(self, state: GameState, actions: list[Action]) -> list[int]:
         key = tuple(map(id, actions))
@@ -245,10 +243,13 @@ class ActionSpace:
             if len(self._keep_ids) >= _SLOTTED_CACHE_LIMIT:
                 self._keep_ids.clear()
             self._keep_ids[key] = known  # the entry holds its actions: their id()s stay theirs
-        return known[1]
+        return known[1][:]
 
-    def _fill_slotted(self, actions: list[Action], slotted: list[int], ids: list[int]) -> None:
-        """The ids of the slotted claims of one listing (at the indices ``slotted``)."""
+    def _fill_slotted(self, actions: list[Action], ids: list[int]) -> None:
+        """The ids of the claims of gray ferries and Murmansk-Lieksa in a listing where two share
+        a main color's slot (see the module docstring), remembered by the claim objects."""
+        routes = self.slotted_routes
+        slotted = [i for i, action in enumerate(actions) if type(action) is Claim and action.route in routes]
         key = tuple([id(actions[i]) for i in slotted])
         known = self._slotted_ids.get(key)
         if known is None:
