@@ -240,7 +240,7 @@ class _Cells(Protocol):
 class _SeatVector:
     """One seat's vector, the view it was built from, and that player's network of routes."""
 
-    __slots__ = ("array", "cells", "last", "network", "order")
+    __slots__ = ("array", "cells", "last", "network", "opponents", "seats")
 
     def __init__(self) -> None:
         self.array = np.zeros(SIZE, dtype=np.float32)
@@ -250,7 +250,10 @@ class _SeatVector:
         # Union-find parents over the cities, joined by the player's own routes: a claim joins
         # two cities instead of the engine working out the whole network again.
         self.network: list[int] = []
-        self.order: tuple[int, ...] = ()  # the seats in relative order (0 = the player)
+        # (first cell, seat) of each seat's part, in relative order (0 = the player), and of
+        # each opponent's known cards.
+        self.seats: tuple[tuple[int, int], ...] = ()
+        self.opponents: tuple[tuple[int, int], ...] = ()
 
     def update(self, view: PlayerView) -> None:
         last = self.last
@@ -264,7 +267,7 @@ class _SeatVector:
             self._rebuild(view)
             return
         cells = self.cells
-        n, me, order = view.num_players, view.player, self.order
+        n, me = view.num_players, view.player
         owners, last_owners = view.route_owner, last.route_owner
         own_routes_changed = False
         if owners != last_owners:
@@ -284,13 +287,16 @@ class _SeatVector:
             if own_routes_lost:
                 own_routes_changed = True
                 self.network = _network(view)
-        if view.hand != last.hand:
-            _write_counts(cells, HAND_START, view.hand, last.hand, 12)
+        counts, before = view.hand, last.hand
+        if counts != before:
+            for kind in compress(_INDICES, map(ne, counts, before)):
+                cells[HAND_START + kind] = counts[kind] / 12
         known, last_known = view.known_cards, last.known_cards
-        for r in range(1, n):
-            seat = order[r]
-            if known[seat] != last_known[seat]:
-                _write_counts(cells, KNOWN_START + (r - 1) * NUM_KINDS, known[seat], last_known[seat], 12)
+        for start, seat in self.opponents:
+            counts, before = known[seat], last_known[seat]
+            if counts != before:
+                for kind in compress(_INDICES, map(ne, counts, before)):
+                    cells[start + kind] = counts[kind] / 12
         display, last_display = view.display, last.display
         if display != last_display:
             for slot in compress(_INDICES, map(ne, display, last_display)):
@@ -301,8 +307,10 @@ class _SeatVector:
                     cells[DISPLAY_START + slot * NUM_KINDS + new] = 1.0
         if view.deck_count != last.deck_count:
             cells[PILES_START] = view.deck_count / 157
-        if view.discard != last.discard:
-            _write_counts(cells, PILES_START + 1, view.discard, last.discard, 12)
+        counts, before = view.discard, last.discard
+        if counts != before:
+            for kind in compress(_INDICES, map(ne, counts, before)):
+                cells[PILES_START + 1 + kind] = counts[kind] / 12
         if view.ticket_deck_count != last.ticket_deck_count:
             cells[PILES_START + 10] = view.ticket_deck_count / NUM_TICKETS
         if own_routes_changed or view.tickets != last.tickets:
@@ -316,24 +324,24 @@ class _SeatVector:
                 cells[OFFER_START + ticket] = 1.0
         values = view.trains
         if values != last.trains:
-            for r in range(n):
-                cells[SEATS_START + 5 * r] = values[order[r]] / 40
+            for base, seat in self.seats:
+                cells[base] = values[seat] / 40
         values = view.scores
         if values != last.scores:
-            for r in range(n):
-                cells[SEATS_START + 5 * r + 1] = values[order[r]] / 100
+            for base, seat in self.seats:
+                cells[base + 1] = values[seat] / 100
         values = view.hand_sizes
         if values != last.hand_sizes:
-            for r in range(n):
-                cells[SEATS_START + 5 * r + 2] = values[order[r]] / 40
+            for base, seat in self.seats:
+                cells[base + 2] = values[seat] / 40
         values = view.ticket_counts
         if values != last.ticket_counts:
-            for r in range(n):
-                cells[SEATS_START + 5 * r + 3] = values[order[r]] / NUM_TICKETS
+            for base, seat in self.seats:
+                cells[base + 3] = values[seat] / NUM_TICKETS
         values = view.offer_counts
         if values != last.offer_counts:
-            for r in range(n):
-                cells[SEATS_START + 5 * r + 4] = values[order[r]] / 5
+            for base, seat in self.seats:
+                cells[base + 4] = values[seat] / 5
         phase, last_phase = view.phase, last.phase
         if phase is not last_phase:
             # PHASES.index compares by identity; a dict lookup would call Enum's Python __hash__.
@@ -367,7 +375,8 @@ class _SeatVector:
     def _rebuild(self, view: PlayerView) -> None:
         """Encode ``view`` from scratch (the first view, or one of another seat or board)."""
         n, me = view.num_players, view.player
-        self.order = tuple((me + r) % n for r in range(n))
+        self.seats = tuple((SEATS_START + 5 * r, (me + r) % n) for r in range(n))
+        self.opponents = tuple((KNOWN_START + (r - 1) * NUM_KINDS, (me + r) % n) for r in range(1, n))
         self.network = _network(view)
         self.array[:] = encode_view(view)
         self.array[TICKETS_START:OFFER_START] = 0.0
@@ -405,9 +414,3 @@ def _join(network: list[int], a: int, b: int) -> None:
 
 
 _INDICES = range(1024)  # compress() stops at the shorter input
-
-
-def _write_counts(cells: _Cells, start: int, counts: tuple[int, ...], before: tuple[int, ...], scale: int) -> None:
-    """Write the counts that differ from ``before``, each divided by ``scale``."""
-    for kind in compress(_INDICES, map(ne, counts, before)):
-        cells[start + kind] = counts[kind] / scale
