@@ -170,7 +170,10 @@ def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
     n = state.num_players
     # The engine's own nine-count lists: copied as tuples, not checked again (to_counts would).
     hand = cast(Counts, tuple(state.hands[player]))
-    known = state.known
+    # Each player's publicly known cards, and the viewer's own whole hand (no comprehension:
+    # it would cost a frame of its own).
+    known = [*map(tuple, state.known)]
+    known[player] = hand
     fields = _FIELDS_TEMPLATE.copy()
     fields["board"] = state.board
     fields["player"] = player
@@ -189,7 +192,7 @@ def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
     fields["hand_sizes"] = tuple(map(sum, state.hands))
     fields["ticket_counts"] = tuple(map(len, state.tickets))
     fields["offer_counts"] = tuple(map(len, state.offers))
-    fields["known_cards"] = tuple([hand if q == player else tuple(known[q]) for q in range(n)])
+    fields["known_cards"] = tuple(known)
     fields["hand"] = hand
     fields["tickets"] = tuple(state.tickets[player])
     fields["offered_tickets"] = tuple(state.offers[player])
