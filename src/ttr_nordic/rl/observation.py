@@ -240,7 +240,7 @@ class _Cells(Protocol):
 class _SeatVector:
     """One seat's vector, the view it was built from, and that player's network of routes."""
 
-    __slots__ = ("array", "cells", "last", "network", "opponents", "seats")
+    __slots__ = ("array", "cells", "last", "network", "opponents", "rare", "seats")
 
     def __init__(self) -> None:
         self.array = np.zeros(SIZE, dtype=np.float32)
@@ -254,6 +254,7 @@ class _SeatVector:
         # each opponent's known cards.
         self.seats: tuple[tuple[int, int], ...] = ()
         self.opponents: tuple[tuple[int, int], ...] = ()
+        self.rare: tuple[object, ...] = ()  # the seldom-changing fields of ``last`` (see update)
 
     def update(self, view: PlayerView) -> None:
         last = self.last
@@ -311,17 +312,6 @@ class _SeatVector:
         if counts != before:
             for kind in compress(_INDICES, map(ne, counts, before)):
                 cells[PILES_START + 1 + kind] = counts[kind] / 12
-        if view.ticket_deck_count != last.ticket_deck_count:
-            cells[PILES_START + 10] = view.ticket_deck_count / NUM_TICKETS
-        if own_routes_changed or view.tickets != last.tickets:
-            for ticket in last.tickets:
-                cells[TICKETS_START + 2 * ticket] = cells[TICKETS_START + 2 * ticket + 1] = 0.0
-            self._write_tickets(view)
-        if view.offered_tickets != last.offered_tickets:
-            for ticket in last.offered_tickets:
-                cells[OFFER_START + ticket] = 0.0
-            for ticket in view.offered_tickets:
-                cells[OFFER_START + ticket] = 1.0
         values = view.trains
         if values != last.trains:
             for base, seat in self.seats:
@@ -334,14 +324,6 @@ class _SeatVector:
         if values != last.hand_sizes:
             for base, seat in self.seats:
                 cells[base + 2] = values[seat] / 40
-        values = view.ticket_counts
-        if values != last.ticket_counts:
-            for base, seat in self.seats:
-                cells[base + 3] = values[seat] / NUM_TICKETS
-        values = view.offer_counts
-        if values != last.offer_counts:
-            for base, seat in self.seats:
-                cells[base + 4] = values[seat] / 5
         phase, last_phase = view.phase, last.phase
         if phase is not last_phase:
             # PHASES.index compares by identity; a dict lookup would call Enum's Python __hash__.
@@ -354,6 +336,42 @@ class _SeatVector:
                 cells[TURN_START + last_turn] = 0.0
             if turn >= 0:
                 cells[TURN_START + turn] = 1.0
+        # The parts that change seldom (tickets, the final round, tunnels) are compared at once.
+        rare = (
+            view.tickets,
+            view.offered_tickets,
+            view.ticket_deck_count,
+            view.ticket_counts,
+            view.offer_counts,
+            view.final_round_trigger,
+            view.final_turns_left,
+            view.tunnel,
+        )
+        if own_routes_changed or rare != self.rare:
+            self._update_rare(view, last, own_routes_changed)
+        self.rare = rare
+
+    def _update_rare(self, view: PlayerView, last: PlayerView, own_routes_changed: bool) -> None:
+        cells = self.cells
+        if view.ticket_deck_count != last.ticket_deck_count:
+            cells[PILES_START + 10] = view.ticket_deck_count / NUM_TICKETS
+        if own_routes_changed or view.tickets != last.tickets:
+            for ticket in last.tickets:
+                cells[TICKETS_START + 2 * ticket] = cells[TICKETS_START + 2 * ticket + 1] = 0.0
+            self._write_tickets(view)
+        if view.offered_tickets != last.offered_tickets:
+            for ticket in last.offered_tickets:
+                cells[OFFER_START + ticket] = 0.0
+            for ticket in view.offered_tickets:
+                cells[OFFER_START + ticket] = 1.0
+        values = view.ticket_counts
+        if values != last.ticket_counts:
+            for base, seat in self.seats:
+                cells[base + 3] = values[seat] / NUM_TICKETS
+        values = view.offer_counts
+        if values != last.offer_counts:
+            for base, seat in self.seats:
+                cells[base + 4] = values[seat] / 5
         if view.final_round_trigger != last.final_round_trigger or view.final_turns_left != last.final_turns_left:
             started = view.final_round_trigger >= 0
             cells[FINAL_START] = 1.0 if started else 0.0
@@ -378,6 +396,7 @@ class _SeatVector:
         self.seats = tuple((SEATS_START + 5 * r, (me + r) % n) for r in range(n))
         self.opponents = tuple((KNOWN_START + (r - 1) * NUM_KINDS, (me + r) % n) for r in range(1, n))
         self.network = _network(view)
+        self.rare = ()  # unlike any view's: the next update compares those fields one by one
         self.array[:] = encode_view(view)
         self.array[TICKETS_START:OFFER_START] = 0.0
         self._write_tickets(view)
