@@ -1,8 +1,9 @@
 """Environment steps per second of each RL wrapper against the bare engine (median of 5 runs).
 
 Every runner plays uniformly random legal actions for ``--steps`` decisions (new games as they
-end, seeded), one core; the choice is Python's ``random.choice`` over the legal actions (the
-engine's list, or the mask's ids), so that the policy costs about the same in every runner:
+end, seeded; the engine and PettingZoo runners deal the same games), one core; the choice is
+Python's ``random.choice`` over the legal actions (the engine's list, or the mask's ids), so
+that the policy costs about the same in every runner:
 
 - ``engine``: ``state.legal_action_list()`` + ``state.apply`` (the bare engine);
 - ``pettingzoo``: ``env.last()`` (observation vector + action mask) + ``env.step(id)``;
@@ -37,12 +38,19 @@ from ttr_nordic.rl import aec_env
 
 def engine_steps(steps: int, seed: int) -> float:
     rng = random.Random(seed)
-    state, done, game = GameState.new(players=2, seed=seed), 0, 0
+    # The deals of the PettingZoo runner: its env.reset(seed=seed) draws each game's engine seed
+    # and first player from random.Random(seed) this way.
+    deals = random.Random(seed)
+
+    def deal() -> GameState:
+        game_seed = deals.getrandbits(63)
+        return GameState.new(players=2, seed=game_seed, first_player=game_seed % 2)
+
+    state, done = deal(), 0
     started = time.perf_counter()
     while done < steps:
         if state.is_over:
-            game += 1
-            state = GameState.new(players=2, seed=seed * 1000 + game)
+            state = deal()
         state.apply(rng.choice(state.legal_action_list()))
         done += 1
     return steps / (time.perf_counter() - started)

@@ -130,7 +130,8 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
             obs, _view = self._obs()
             self.state = None
             return obs, -1.0, True, False, {"illegal_action": reason, "seat": self.seat}
-        state.apply(chosen, self.seat)
+        # From this decision's legal list, so the engine's checks would only repeat themselves.
+        state.apply_unchecked(chosen)
         self._play_opponents()
         obs, view = self._obs()
         done = state.is_over

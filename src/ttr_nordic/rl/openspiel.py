@@ -159,7 +159,8 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
             chosen = self._legal.get(action)
             if chosen is None:
                 raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now")
-            engine.apply(chosen)
+            # From this decision's legal list, so the engine's checks would only repeat themselves.
+            engine.apply_unchecked(chosen)
         self.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
 
     def _action_to_string(self, player: int, action: int) -> str:
