@@ -109,12 +109,17 @@ class ActionSpace:
     claim_keys: tuple[tuple[int, int, int, int], ...]
     claim_index: dict[tuple[int, int, int, int], int]
     slotted_routes: frozenset[int]
-    # Ids of actions whose id needs no position (all but keeps and slotted claims), by the
-    # action object's id(): the engine hands out the same action objects again and again, so
-    # encoding each once pays, and an identity lookup is cheaper than hashing a dataclass.
-    # ``_held`` keeps every action in the table alive, so that no id() in it can be reused.
+    # Ids of actions by the action object's id(): the engine hands out the same action objects
+    # again and again, so encoding each once pays, and an identity lookup is cheaper than
+    # hashing a dataclass. ``_held`` keeps every action in the table alive, so that no id() in
+    # it can be reused. Keeps are not in it (their id depends on the offer). A claim of a
+    # slotted route is, with its main color's slot, while no other claim object has been seen
+    # with that slot (``_slot_owner``): then no two claims listed together can want the same
+    # slot. Slots seen with two objects (``_shared_slots``) are assigned per listing.
     _fixed_ids: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _held: list[Action] = field(default_factory=list, compare=False, hash=False, repr=False)
+    _slot_owner: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _shared_slots: set[int] = field(default_factory=set, compare=False, hash=False, repr=False)
     # The slots of the slotted claims of one listing, by the id()s of those claims in order
     # (the engine lists the same claim objects for the same hand): (the claims, their ids).
     _slotted_ids: dict[tuple[int, ...], tuple[tuple[Claim, ...], list[int]]] = field(
@@ -198,25 +203,31 @@ class ActionSpace:
         """:meth:`legal_ids` as two lists in the engine's order: the ids and the actions."""
         actions = state.legal_action_list()  # empty once the game is over
         try:
-            # Every id in one pass in C, when every action object was seen before.
-            ids = list(map(self._fixed_ids.__getitem__, map(id, actions)))
+            # Every id in one pass in C, when every action object is in the table.
+            return list(map(self._fixed_ids.__getitem__, map(id, actions))), actions
         except KeyError:
-            if type(actions[0]) is KeepTickets:
-                # A ticket choice lists only keeps, the whole offer first: the listing alone decides the ids.
-                return self._keep_listing_ids(state, actions), actions
-            ids = list(map(self._fixed_ids.get, map(id, actions), repeat(-1)))
-            self._fill_ids(actions, ids)
-        # A claim of a gray ferry or Murmansk-Lieksa has its main color's slot unless another
-        # listed payment of the route with as many cards and locomotives has the same main
-        # color: then the two share an id here, and the slots are given as the docstring says.
-        if len(set(ids)) < len(ids):
+            pass
+        if type(actions[0]) is KeepTickets:
+            # A ticket choice lists only keeps, the whole offer first: the listing alone decides the ids.
+            return self._keep_listing_ids(state, actions), actions
+        if len(self._held) >= _FIXED_CACHE_LIMIT:
+            # Emptied only between listings: a listing's slotted claims are judged by one table.
+            self._fixed_ids.clear()
+            self._held.clear()
+            self._slot_owner.clear()
+            self._shared_slots.clear()
+        ids = list(map(self._fixed_ids.get, map(id, actions), repeat(-1)))
+        if self._fill_ids(actions, ids):
             self._fill_slotted(actions, ids)
         return ids, actions
 
-    def _fill_ids(self, actions: list[Action], ids: list[int]) -> None:
-        """The ids that the fast lookup of :meth:`legal_id_list` left at -1 (claims of slotted
-        routes get their main color's slot), remembered by action object."""
+    def _fill_ids(self, actions: list[Action], ids: list[int]) -> bool:
+        """Fill in the ids that the table lacked (left at -1) and add them to it; True if a
+        claim of a slotted route wants a slot seen with another claim object (the listing's
+        slotted claims then need :meth:`_fill_slotted`)."""
         fixed, held, claim_index = self._fixed_ids, self._held, self.claim_index
+        owners, shared = self._slot_owner, self._shared_slots
+        needs_slots = False
         for index in compress(range(len(ids)), map(eq, ids, repeat(-1))):
             action = actions[index]
             if type(action) is Claim:
@@ -226,13 +237,22 @@ class ActionSpace:
                 if offset is None:
                     offset = self._claim_offset(action.route, key[1], payment)  # raises, naming the claim
                 action_id = self.claim + offset
+                if action.route in self.slotted_routes:
+                    if action_id in shared:
+                        needs_slots = True
+                        continue
+                    owner = owners.setdefault(action_id, id(action))
+                    if owner != id(action):
+                        # A second claim object with this slot: from now on the slot is assigned per listing.
+                        shared.add(action_id)
+                        del fixed[owner]
+                        needs_slots = True
+                        continue
             else:
                 action_id = self._encode_fixed(action)
-            if len(held) >= _FIXED_CACHE_LIMIT:
-                fixed.clear()
-                held.clear()
             ids[index] = fixed[id(action)] = action_id
             held.append(action)
+        return needs_slots
 
     def _keep_listing_ids(self, state: GameState, actions: list[Action]) -> list[int]:
         key = tuple(map(id, actions))
@@ -246,8 +266,8 @@ class ActionSpace:
         return known[1][:]
 
     def _fill_slotted(self, actions: list[Action], ids: list[int]) -> None:
-        """The ids of the claims of gray ferries and Murmansk-Lieksa in a listing where two share
-        a main color's slot (see the module docstring), remembered by the claim objects."""
+        """The ids of the claims of gray ferries and Murmansk-Lieksa in a listing, slots assigned
+        as the module docstring says, remembered by the claim objects of the listing."""
         routes = self.slotted_routes
         slotted = [i for i, action in enumerate(actions) if type(action) is Claim and action.route in routes]
         key = tuple([id(actions[i]) for i in slotted])
