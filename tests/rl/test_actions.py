@@ -126,7 +126,7 @@ def test_cached_legal_ids_equal_the_legal_actions_encoded(monkeypatch: pytest.Mo
     position, and with caches so small that they are emptied all the time."""
     if limit is not None:
         monkeypatch.setattr(actions_module, "_FIXED_CACHE_LIMIT", limit)
-        monkeypatch.setattr(actions_module, "_SLOTTED_CACHE_LIMIT", limit)
+        monkeypatch.setattr(actions_module, "_LISTING_CACHE_LIMIT", limit)
     fresh = action_space.__wrapped__(load_board())
     for state in random_positions(8, seed=21) + gray_ferry_positions(60, seed=22):
         expected = encoded_one_by_one(state)

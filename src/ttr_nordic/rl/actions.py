@@ -112,21 +112,17 @@ class ActionSpace:
     # Ids of actions by the action object's id(): the engine hands out the same action objects
     # again and again, so encoding each once pays, and an identity lookup is cheaper than
     # hashing a dataclass. ``_held`` keeps every action in the table alive, so that no id() in
-    # it can be reused. Keeps are not in it (their id depends on the offer). A claim of a
-    # slotted route is, with its main color's slot, while no other claim object has been seen
-    # with that slot (``_slot_owner``): then no two claims listed together can want the same
-    # slot. Slots seen with two objects (``_shared_slots``) are assigned per listing.
+    # it can be reused. A claim of a slotted route has its main color's slot there while no
+    # other claim object has been seen with that slot (``_slot_owner``): then no two claims
+    # listed together can want it. Keeps (their id depends on the offer) and claims of slots
+    # seen with two objects (``_shared_slots``) are marked ``_BY_LISTING``: their ids are
+    # worked out per listing and remembered by the listing's action objects (``_listing_ids``;
+    # an entry holds its actions, so their id()s stay theirs).
     _fixed_ids: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _held: list[Action] = field(default_factory=list, compare=False, hash=False, repr=False)
     _slot_owner: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _shared_slots: set[int] = field(default_factory=set, compare=False, hash=False, repr=False)
-    # The slots of the slotted claims of one listing, by the id()s of those claims in order
-    # (the engine lists the same claim objects for the same hand): (the claims, their ids).
-    _slotted_ids: dict[tuple[int, ...], tuple[tuple[Claim, ...], list[int]]] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
-    )
-    # The ids of a ticket choice's listing, by the id()s of its keeps: (the keeps, their ids).
-    _keep_ids: dict[tuple[int, ...], tuple[tuple[Action, ...], list[int]]] = field(
+    _listing_ids: dict[tuple[int, ...], tuple[tuple[Action, ...], list[int]]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
@@ -204,85 +200,74 @@ class ActionSpace:
         actions = state.legal_action_list()  # empty once the game is over
         try:
             # Every id in one pass in C, when every action object is in the table.
-            return list(map(self._fixed_ids.__getitem__, map(id, actions))), actions
+            ids = list(map(self._fixed_ids.__getitem__, map(id, actions)))
         except KeyError:
-            pass
-        if type(actions[0]) is KeepTickets:
-            # A ticket choice lists only keeps, the whole offer first: the listing alone decides the ids.
-            return self._keep_listing_ids(state, actions), actions
-        if len(self._held) >= _FIXED_CACHE_LIMIT:
-            # Emptied only between listings: a listing's slotted claims are judged by one table.
-            self._fixed_ids.clear()
-            self._held.clear()
-            self._slot_owner.clear()
-            self._shared_slots.clear()
-        ids = list(map(self._fixed_ids.get, map(id, actions), repeat(-1)))
-        if self._fill_ids(actions, ids):
-            self._fill_slotted(actions, ids)
+            ids = self._add_to_table(actions)
+        if _BY_LISTING in ids:
+            ids = self._ids_of_listing(state, actions, ids)
         return ids, actions
 
-    def _fill_ids(self, actions: list[Action], ids: list[int]) -> bool:
-        """Fill in the ids that the table lacked (left at -1) and add them to it; True if a
-        claim of a slotted route wants a slot seen with another claim object (the listing's
-        slotted claims then need :meth:`_fill_slotted`)."""
+    def _add_to_table(self, actions: list[Action]) -> list[int]:
+        """The ids of ``actions`` from the table, after adding the action objects it lacked."""
         fixed, held, claim_index = self._fixed_ids, self._held, self.claim_index
+        if len(held) >= _FIXED_CACHE_LIMIT:
+            # Emptied only between listings: a listing's slotted claims are judged by one table.
+            fixed.clear()
+            held.clear()
+            self._slot_owner.clear()
+            self._shared_slots.clear()
+            self._listing_ids.clear()
         owners, shared = self._slot_owner, self._shared_slots
-        needs_slots = False
+        ids = list(map(fixed.get, map(id, actions), repeat(-1)))
         for index in compress(range(len(ids)), map(eq, ids, repeat(-1))):
             action = actions[index]
-            if type(action) is Claim:
-                payment = action.payment
-                key = (action.route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
+            kind = type(action)
+            if kind is Claim:
+                claim = cast(Claim, action)
+                payment = claim.payment
+                key = (claim.route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
                 offset = claim_index.get(key)
                 if offset is None:
-                    offset = self._claim_offset(action.route, key[1], payment)  # raises, naming the claim
+                    offset = self._claim_offset(claim.route, key[1], payment)  # raises, naming the claim
                 action_id = self.claim + offset
-                if action.route in self.slotted_routes:
-                    if action_id in shared:
-                        needs_slots = True
-                        continue
+                if claim.route in self.slotted_routes:
                     owner = owners.setdefault(action_id, id(action))
-                    if owner != id(action):
-                        # A second claim object with this slot: from now on the slot is assigned per listing.
+                    if action_id in shared:
+                        action_id = _BY_LISTING
+                    elif owner != id(action):
+                        # A second claim object with this slot: from now on it is assigned per listing.
                         shared.add(action_id)
-                        del fixed[owner]
-                        needs_slots = True
-                        continue
+                        fixed[owner] = action_id = _BY_LISTING
+            elif kind is KeepTickets:
+                action_id = _BY_LISTING
             else:
                 action_id = self._encode_fixed(action)
             ids[index] = fixed[id(action)] = action_id
             held.append(action)
-        return needs_slots
+        return ids
 
-    def _keep_listing_ids(self, state: GameState, actions: list[Action]) -> list[int]:
+    def _ids_of_listing(self, state: GameState, actions: list[Action], ids: list[int]) -> list[int]:
+        """The ids of a listing with keeps or claims of shared slots, remembered by its actions."""
         key = tuple(map(id, actions))
-        known = self._keep_ids.get(key)
+        known = self._listing_ids.get(key)
         if known is None:
-            offer = state.offers[state.current]
-            known = (tuple(actions), [self._encode_keep(cast(KeepTickets, action), offer) for action in actions])
-            if len(self._keep_ids) >= _SLOTTED_CACHE_LIMIT:
-                self._keep_ids.clear()
-            self._keep_ids[key] = known  # the entry holds its actions: their id()s stay theirs
+            if type(actions[0]) is KeepTickets:
+                # A ticket choice lists only keeps, the whole offer first.
+                offer = state.offers[state.current]
+                found = [self._encode_keep(cast(KeepTickets, action), offer) for action in actions]
+            else:
+                found = ids[:]
+                routes = self.slotted_routes
+                slotted = [i for i, a in enumerate(actions) if type(a) is Claim and a.route in routes]
+                by_id: dict[int, Action] = {}
+                self._assign_slots([cast(Claim, actions[i]) for i in slotted], by_id)
+                slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
+                for i in slotted:
+                    found[i] = slot_of[id(actions[i])]
+            if len(self._listing_ids) >= _LISTING_CACHE_LIMIT:
+                self._listing_ids.clear()
+            known = self._listing_ids[key] = (tuple(actions), found)
         return known[1][:]
-
-    def _fill_slotted(self, actions: list[Action], ids: list[int]) -> None:
-        """The ids of the claims of gray ferries and Murmansk-Lieksa in a listing, slots assigned
-        as the module docstring says, remembered by the claim objects of the listing."""
-        routes = self.slotted_routes
-        slotted = [i for i, action in enumerate(actions) if type(action) is Claim and action.route in routes]
-        key = tuple([id(actions[i]) for i in slotted])
-        known = self._slotted_ids.get(key)
-        if known is None:
-            claims = tuple([cast(Claim, actions[i]) for i in slotted])
-            by_id: dict[int, Action] = {}
-            self._assign_slots(list(claims), by_id)
-            slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
-            known = (claims, [slot_of[id(claim)] for claim in claims])
-            if len(self._slotted_ids) >= _SLOTTED_CACHE_LIMIT:
-                self._slotted_ids.clear()
-            self._slotted_ids[key] = known  # the entry holds its claims: their id()s stay theirs
-        for index, action_id in zip(slotted, known[1], strict=True):
-            ids[index] = action_id
 
     def _assign_slots(self, claims: list[Claim], out: dict[int, Action]) -> None:
         """Give each claim of a gray ferry or Murmansk-Lieksa its own id (see the module docstring)."""
@@ -344,7 +329,8 @@ class ActionSpace:
 
 
 _FIXED_CACHE_LIMIT = 50_000  # entries hold their actions alive: about 15 MB at most
-_SLOTTED_CACHE_LIMIT = 20_000
+_LISTING_CACHE_LIMIT = 20_000
+_BY_LISTING = -2  # in the table: the action's id is worked out per listing
 
 
 _EXTRA_KEYS = tuple((total, locos) for total in range(1, MAX_EXTRA + 1) for locos in range(total + 1))

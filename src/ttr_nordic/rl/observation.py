@@ -33,7 +33,7 @@ from typing import Protocol, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from ttr_nordic.engine import Phase, PlayerView
+from ttr_nordic.engine import Board, Phase, PlayerView
 
 NUM_ROUTES = 81
 NUM_TICKETS = 46
@@ -355,9 +355,11 @@ class _SeatVector:
         cells = self.cells
         if view.ticket_deck_count != last.ticket_deck_count:
             cells[PILES_START + 10] = view.ticket_deck_count / NUM_TICKETS
-        if own_routes_changed or view.tickets != last.tickets:
+        if view.tickets != last.tickets:
             for ticket in last.tickets:
                 cells[TICKETS_START + 2 * ticket] = cells[TICKETS_START + 2 * ticket + 1] = 0.0
+            self._write_tickets(view)
+        elif own_routes_changed:
             self._write_tickets(view)
         if view.offered_tickets != last.offered_tickets:
             for ticket in last.offered_tickets:
@@ -403,11 +405,16 @@ class _SeatVector:
 
     def _write_tickets(self, view: PlayerView) -> None:
         """Own tickets and whether the player's network completes each."""
-        cells, network, tickets = self.cells, self.network, view.board.tickets
+        cells, network, ends = self.cells, self.network, _ticket_ends(view.board)
         for ticket in view.tickets:
-            ends = tickets[ticket]
+            a, b = ends[ticket]
+            # The roots, found inline (a call per city would cost more than the walk).
+            while network[a] != a:
+                a = network[a]
+            while network[b] != b:
+                b = network[b]
             cells[TICKETS_START + 2 * ticket] = 1.0
-            cells[TICKETS_START + 2 * ticket + 1] = 1.0 if _root(network, ends.a) == _root(network, ends.b) else 0.0
+            cells[TICKETS_START + 2 * ticket + 1] = 1.0 if a == b else 0.0
 
 
 def _network(view: PlayerView) -> list[int]:
@@ -417,6 +424,17 @@ def _network(view: PlayerView) -> list[int]:
     for route in compress(_INDICES, map(eq, view.route_owner, repeat(me))):
         _join(network, routes[route].a, routes[route].b)
     return network
+
+
+def _ticket_ends(board: Board) -> tuple[tuple[int, int], ...]:
+    """The two cities of each ticket of ``board`` (remembered per board)."""
+    ends = _TICKET_ENDS.get(id(board))
+    if ends is None or ends[0] is not board:
+        ends = _TICKET_ENDS[id(board)] = (board, tuple((t.a, t.b) for t in board.tickets))
+    return ends[1]
+
+
+_TICKET_ENDS: dict[int, tuple[Board, tuple[tuple[int, int], ...]]] = {}
 
 
 def _root(network: list[int], city: int) -> int:
