@@ -1,5 +1,8 @@
 """A fixed-size encoding of one player's view (``PlayerView``), built from the view only.
 
+:func:`encode_view` builds the vector from scratch; :class:`ObservationEncoder` keeps it up to
+date from view to view (what the environments use), with the same result.
+
 Seats are relative: index 0 is the observing player, 1 the next in turn order, 2 the one after
 (zeros in a 2-player game). All entries are float32; counts are divided by the scale shown.
 
@@ -244,7 +247,7 @@ class _SeatVector:
 
     def __init__(self) -> None:
         self.array = np.zeros(SIZE, dtype=np.float32)
-        # Single cells are written through a memoryview: a third of numpy's item assignment.
+        # Single cells are written through a memoryview: cheaper than numpy's item assignment.
         self.cells = cast(_Cells, self.array.data)
         self.last: PlayerView | None = None
         # Union-find parents over the cities, joined by the player's own routes: a claim joins
