@@ -1,8 +1,9 @@
 """Environment steps per second of each RL wrapper against the bare engine (median of 5 runs).
 
 Every runner plays uniformly random legal actions for ``--steps`` decisions (new games as they
-end, seeded), one core; the choice is Python's ``random.choice`` over the legal actions (the
-engine's list, or the mask's ids), so that the policy costs about the same in every runner:
+end, seeded; the engine and PettingZoo runners deal the same games), one core; the choice is
+Python's ``random.choice`` over the legal actions (the engine's list, or the mask's ids), so
+that the policy costs about the same in every runner:
 
 - ``engine``: ``state.legal_action_list()`` + ``state.apply`` (the bare engine);
 - ``pettingzoo``: ``env.last()`` (observation vector + action mask) + ``env.step(id)``;
@@ -11,8 +12,10 @@ engine's list, or the mask's ids), so that the policy costs about the same in ev
 - ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(id)`` + the current player's
   observation tensor.
 
-Prints one line per runner and ``env_steps_per_second N`` (PettingZoo) last; the target is at least
-half of the engine's actions per second (``ratio_pettingzoo``).
+Each runner first plays a short warm-up game set (untimed); then the runs alternate between the
+runners (the order reversed every other round) and run ``i`` of every runner plays seed ``i``.
+Prints the median of the runs per runner and ``env_steps_per_second N`` (PettingZoo) last; the
+target is at least half of the engine's actions per second (``ratio_pettingzoo``).
 """
 
 from __future__ import annotations
@@ -35,12 +38,19 @@ from ttr_nordic.rl import aec_env
 
 def engine_steps(steps: int, seed: int) -> float:
     rng = random.Random(seed)
-    state, done, game = GameState.new(players=2, seed=seed), 0, 0
+    # The deals of the PettingZoo runner: its env.reset(seed=seed) draws each game's engine seed
+    # and first player from random.Random(seed) this way.
+    deals = random.Random(seed)
+
+    def deal() -> GameState:
+        game_seed = deals.getrandbits(63)
+        return GameState.new(players=2, seed=game_seed, first_player=game_seed % 2)
+
+    state, done = deal(), 0
     started = time.perf_counter()
     while done < steps:
         if state.is_over:
-            game += 1
-            state = GameState.new(players=2, seed=seed * 1000 + game)
+            state = deal()
         state.apply(rng.choice(state.legal_action_list()))
         done += 1
     return steps / (time.perf_counter() - started)
@@ -101,6 +111,7 @@ def openspiel_steps(steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - started)
 
 
+WARM_UP_SEED = 1000
 RUNNERS: dict[str, Callable[[int, int], float]] = {
     "engine": engine_steps,
     "pettingzoo": pettingzoo_steps,
@@ -119,12 +130,19 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--steps and --runs must be positive")
     if "engine" not in args.only or "pettingzoo" not in args.only:
         parser.error("--only needs engine and pettingzoo (the ratio and the last line use them)")
-    medians = {}
+    # Warm-up: imports, the engine's per-hand claim caches and the wrappers' id tables are
+    # filled before anything is timed, so the first runner timed does not pay for the others.
     for name in args.only:
-        runner = RUNNERS[name]
-        rates = [runner(args.steps, seed) for seed in range(args.runs)]
-        medians[name] = statistics.median(rates)
-        print(f"{name}_steps_per_second {medians[name]:.0f} (runs: {', '.join(f'{r:.0f}' for r in rates)})")
+        RUNNERS[name](max(1, args.steps // 5), WARM_UP_SEED)
+    # Runs alternate between the runners (the order reversed every other round), so a change in
+    # the machine's load reaches all of them alike; run i of every runner plays the same seed.
+    rates: dict[str, list[float]] = {name: [] for name in args.only}
+    for run in range(args.runs):
+        for name in args.only if run % 2 == 0 else reversed(args.only):
+            rates[name].append(RUNNERS[name](args.steps, run))
+    medians = {name: statistics.median(found) for name, found in rates.items()}
+    for name in args.only:
+        print(f"{name}_steps_per_second {medians[name]:.0f} (runs: {', '.join(f'{r:.0f}' for r in rates[name])})")
     for name in [n for n in args.only if n != "engine"]:
         print(f"ratio_{name} {medians[name] / medians['engine']:.2f}")
     print(f"env_steps_per_second {medians['pettingzoo']:.0f}")

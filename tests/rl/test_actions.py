@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from ttr_nordic.engine import Claim, GameState, KeepTickets, RouteKind, parse_action
+from ttr_nordic.engine import Claim, GameState, KeepTickets, RouteKind, load_board, parse_action
+from ttr_nordic.rl import actions as actions_module
+from ttr_nordic.rl import aec_env
 from ttr_nordic.rl.actions import action_space
 
 
@@ -110,3 +112,45 @@ def test_bad_ids_and_actions_are_refused() -> None:
         space.encode(KeepTickets((1,)))
     with pytest.raises(ValueError, match="action ids are 0 to"):
         space.describe(-1)
+
+
+def encoded_one_by_one(state: GameState) -> dict[int, object]:
+    space = action_space()
+    return {space.encode(action, state): action for action in state.legal_action_list()}
+
+
+@pytest.mark.parametrize("limit", [None, 3])
+def test_cached_legal_ids_equal_the_legal_actions_encoded(monkeypatch: pytest.MonkeyPatch, limit: int | None) -> None:
+    """The remembered ids (by action object, and the slots of gray-ferry listings) give what
+    encoding each legal action gives: in a fresh enumeration, called again on the same
+    position, and with caches so small that they are emptied all the time."""
+    if limit is not None:
+        monkeypatch.setattr(actions_module, "_FIXED_CACHE_LIMIT", limit)
+        monkeypatch.setattr(actions_module, "_LISTING_CACHE_LIMIT", limit)
+    fresh = action_space.__wrapped__(load_board())
+    for state in random_positions(8, seed=21) + gray_ferry_positions(60, seed=22):
+        expected = encoded_one_by_one(state)
+        assert fresh.legal_ids(state) == expected
+        assert fresh.legal_ids(state) == expected
+        assert list(fresh.legal_ids(state)) == list(expected)  # in the engine's order
+
+
+def test_the_pettingzoo_mask_is_the_legal_actions_encoded() -> None:
+    env = aec_env(players=3)
+    env.reset(seed=8)
+    rng = random.Random(8)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        state = env.unwrapped.state
+        legal = sorted(encoded_one_by_one(state))
+        assert obs["action_mask"].nonzero()[0].tolist() == legal
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        env.step(rng.choice(legal))
+        steps += 1
+    assert steps > 100

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import gymnasium
 import numpy as np
+import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-import ttr_nordic.rl  # noqa: F401  (registers TTRNordic-v0)
-from ttr_nordic.rl import aec_env
+import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
+from ttr_nordic.rl import aec_env, encode_view  # the package registers TTRNordic-v0
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -105,3 +107,44 @@ def test_pettingzoo_enforces_the_call_order() -> None:
     assert env.agents == []
     with pytest.raises(RuntimeError, match="finished game"):
         env.step(None)
+
+
+def test_every_wrapper_observes_what_a_fresh_encoding_gives() -> None:
+    """The environments keep their vectors up to date incrementally: at every step they equal
+    ``encode_view`` of the player's view (PettingZoo for every agent, observed or not that step;
+    Gymnasium for the learner; OpenSpiel for the player to act, with states cloned on the way)."""
+    env = aec_env(players=3)
+    env.reset(seed=6)
+    rng = random.Random(6)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        state = env.unwrapped.state
+        assert np.array_equal(obs["observation"], encode_view(state.view(env.unwrapped._seat[agent], log=False)))
+        if rng.random() < 0.3:
+            other = rng.choice(env.possible_agents)
+            expected = encode_view(state.view(env.unwrapped._seat[other], log=False))
+            assert np.array_equal(env.observe(other)["observation"], expected)
+        env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        steps += 1
+    assert steps > 100
+
+    gym_env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=1)
+    obs, info = gym_env.reset(seed=2)
+    done = False
+    while not done:
+        assert np.array_equal(obs["observation"], encode_view(info["view"]))
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        obs, _reward, done, _truncated, info = gym_env.step(action)
+    assert np.array_equal(obs["observation"], encode_view(info["view"]))
+
+    game = pyspiel.load_game("ttr_nordic", {"players": 2})
+    spiel_state = game.new_initial_state()
+    spiel_state.apply_action(5)
+    while not spiel_state.is_terminal():
+        player = spiel_state.current_player()
+        expected = encode_view(spiel_state.engine.view(player, log=False))
+        assert np.array_equal(np.asarray(spiel_state.observation_tensor(player), dtype=np.float32), expected)
+        if rng.random() < 0.1:
+            spiel_state = spiel_state.clone()
+        spiel_state.apply_action(rng.choice(spiel_state.legal_actions()))

@@ -1,14 +1,25 @@
-"""The observation is built from the view only: re-dealing what the player cannot see changes nothing."""
+"""The observation is built from the view only: re-dealing what the player cannot see changes nothing.
+The incremental encoder gives exactly the vector of a from-scratch encoding."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ttr_nordic.engine import GameState, Phase, PlayerView
-from ttr_nordic.rl.observation import NUM_KINDS, NUM_ROUTES, NUM_TICKETS, PHASES, SEATS, SIZE, encode_view
+from ttr_nordic.engine import Claim, GameState, Phase, PlayerView
+from ttr_nordic.rl.observation import (
+    NUM_KINDS,
+    NUM_ROUTES,
+    NUM_TICKETS,
+    PHASES,
+    SEATS,
+    SIZE,
+    ObservationEncoder,
+    encode_view,
+)
 
 
 def plain_encoding(view: PlayerView) -> NDArray[np.float32]:
@@ -110,3 +121,78 @@ def test_observation_changes_with_what_the_player_sees() -> None:
     before = encode_view(state.view(0))
     state.apply(state.legal_action_list()[0])  # player's own ticket choice
     assert not np.array_equal(encode_view(state.view(0)), before)
+
+
+def test_incremental_encoder_equals_a_fresh_encoding_after_every_step() -> None:
+    """After the deal and after every step of random 2- and 3-player games, for every seat. One
+    encoder sees every seat every step; another only some views (as PettingZoo's lazy observe
+    does) and goes from game to game without a reset."""
+    rng = random.Random(11)
+    every, sparse = ObservationEncoder(), ObservationEncoder()
+    steps = claims = tunnels = sparse_checks = finals = 0
+    for g in range(16):
+        state = GameState.new(players=2 + g % 2, seed=500 + g)
+        every.reset()
+        while True:
+            for player in range(state.num_players):
+                view = state.view(player, log=False)
+                expected = encode_view(view)
+                assert np.array_equal(every.update(view), expected), (g, steps, player)
+                if g < 4:
+                    assert np.array_equal(expected, plain_encoding(view))
+                if rng.random() < 0.3:
+                    assert np.array_equal(sparse.update(view), expected), (g, steps, player)
+                    sparse_checks += 1
+            if state.is_over:
+                break
+            tunnels += state.tunnel is not None
+            finals += state.final_round_trigger >= 0
+            action = rng.choice(state.legal_action_list())
+            claims += isinstance(action, Claim)
+            state.apply(action)
+            steps += 1
+    assert steps > 2500 and claims > 300 and tunnels > 10 and finals > 16 and sparse_checks > 1500
+
+
+def test_incremental_encoder_follows_any_view_with_any_other() -> None:
+    """Views of unrelated positions in random order (other games, player counts and seats, a
+    network that loses routes, re-dealt states): each update still equals a fresh encoding."""
+    rng = random.Random(12)
+    views: list[PlayerView] = []
+    for g in range(6):
+        state = GameState.new(players=2 + g % 2, seed=700 + g)
+        while not state.is_over:
+            if rng.random() < 0.2:
+                view = state.view(rng.randrange(state.num_players), log=False)
+                views.append(view)
+                views.append(view.determinize(rng).view(view.player, log=False))
+            state.apply(rng.choice(state.legal_action_list()))
+        views.append(state.view(0, log=False))
+    rng.shuffle(views)
+    encoder = ObservationEncoder()
+    for view in views:
+        assert np.array_equal(encoder.update(view), encode_view(view))
+    assert len(views) > 300
+
+
+def test_encoder_hands_out_copies() -> None:
+    state = GameState.new(players=3, seed=9)
+    encoder = ObservationEncoder()
+    first = encoder.encode(state.view(1, log=False))
+    first[:] = 7.0
+    state.apply(state.legal_action_list()[0])
+    view = state.view(1, log=False)
+    assert np.array_equal(encoder.encode(view), encode_view(view))
+
+
+def test_fast_views_hold_every_field_of_the_dataclass() -> None:
+    """``make_view`` fills the instance dict directly: it holds exactly the dataclass's fields
+    and equals a view built through the constructor."""
+    state = GameState.new(players=3, seed=4)
+    rng = random.Random(4)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_action_list()))
+        for log in (False, True):
+            view = state.view(state.turn % 3, log=log)
+            assert list(vars(view)) == [f.name for f in dataclasses.fields(PlayerView)]
+            assert PlayerView(**vars(view)) == view

@@ -152,46 +152,63 @@ def _described_log(state: GameCore, player: int, over: bool) -> tuple[PublicLogE
     return tuple(described)
 
 
+# A view is filled through its instance dict rather than the frozen dataclass's __init__, which
+# sets each of its 29 fields through object.__setattr__; the dict starts as a copy of a template
+# with every field (copying it and storing the values costs less than a 29-key dict display).
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+_GAME_OVER = Phase.GAME_OVER
+_FIELDS_TEMPLATE: dict[str, object] = {name: None for name in PlayerView.__dataclass_fields__}
+_FIELDS_TEMPLATE["log"] = ()
+
+
 def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
     """Build ``player``'s view of ``state`` (with an empty log if ``log`` is False)."""
     if not 0 <= player < state.num_players:
         raise ValueError(f"no player {player} in a {state.num_players}-player game")
-    over = state.phase.name == "GAME_OVER"
+    over = state.phase is _GAME_OVER
     n = state.num_players
     # The engine's own nine-count lists: copied as tuples, not checked again (to_counts would).
     hand = cast(Counts, tuple(state.hands[player]))
-    known = tuple(hand if q == player else cast(Counts, tuple(state.known[q])) for q in range(n))
-    return PlayerView(
-        board=state.board,
-        player=player,
-        num_players=n,
-        first_player=state.first_player,
-        current=state.current,
-        phase=state.phase,
-        turn=state.turn,
-        display=tuple(state.display),
-        deck_count=len(state.deck),
-        discard=cast(Counts, tuple(state.discard)),
-        ticket_deck_count=len(state.ticket_deck),
-        route_owner=tuple(state.route_owner),
-        trains=tuple(state.trains),
-        scores=tuple(state.scores),
-        hand_sizes=tuple(sum(h) for h in state.hands),
-        ticket_counts=tuple(len(t) for t in state.tickets),
-        offer_counts=tuple(len(o) for o in state.offers),
-        known_cards=known,
-        hand=hand,
-        tickets=tuple(state.tickets[player]),
-        offered_tickets=tuple(state.offers[player]),
-        returned_tickets=tuple(state.returned_tickets[player]),
-        tunnel=state.tunnel,
-        final_turns_left=state.final_turns_left,
-        final_round_trigger=state.final_round_trigger,
-        consecutive_passes=state.consecutive_passes,
-        log=_described_log(state, player, over) if log else (),
-        all_tickets=tuple(tuple(t) for t in state.tickets) if over else None,
-        result=score_game(state) if over else None,
-    )
+    # Each player's publicly known cards, and the viewer's own whole hand (no comprehension:
+    # it would cost a frame of its own).
+    known = [*map(tuple, state.known)]
+    known[player] = hand
+    fields = _FIELDS_TEMPLATE.copy()
+    fields["board"] = state.board
+    fields["player"] = player
+    fields["num_players"] = n
+    fields["first_player"] = state.first_player
+    fields["current"] = state.current
+    fields["phase"] = state.phase
+    fields["turn"] = state.turn
+    fields["display"] = tuple(state.display)
+    fields["deck_count"] = len(state.deck)
+    fields["discard"] = tuple(state.discard)
+    fields["ticket_deck_count"] = len(state.ticket_deck)
+    fields["route_owner"] = tuple(state.route_owner)
+    fields["trains"] = tuple(state.trains)
+    fields["scores"] = tuple(state.scores)
+    fields["hand_sizes"] = tuple(map(sum, state.hands))
+    fields["ticket_counts"] = tuple(map(len, state.tickets))
+    fields["offer_counts"] = tuple(map(len, state.offers))
+    fields["known_cards"] = tuple(known)
+    fields["hand"] = hand
+    fields["tickets"] = tuple(state.tickets[player])
+    fields["offered_tickets"] = tuple(state.offers[player])
+    fields["returned_tickets"] = tuple(state.returned_tickets[player])
+    fields["tunnel"] = state.tunnel
+    fields["final_turns_left"] = state.final_turns_left
+    fields["final_round_trigger"] = state.final_round_trigger
+    fields["consecutive_passes"] = state.consecutive_passes
+    if log:
+        fields["log"] = _described_log(state, player, over)
+    if over:
+        fields["all_tickets"] = tuple(tuple(t) for t in state.tickets)
+        fields["result"] = score_game(state)
+    view: PlayerView = _new_object(PlayerView)
+    _set_attribute(view, "__dict__", fields)
+    return view
 
 
 def determinize(view: PlayerView, rng: random.Random) -> GameState:

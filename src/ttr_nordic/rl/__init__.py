@@ -8,7 +8,8 @@ Importing it registers ``gymnasium.make("TTRNordic-v0")``. See ``docs/rl.md``.
 - ``TTRNordic-v0`` — one seat against registered agents (:class:`~ttr_nordic.rl.gym_env.TTRNordicGym`);
 - :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")``;
 - :mod:`ttr_nordic.rl.actions` — the fixed action enumeration; :mod:`ttr_nordic.rl.observation`
-  — the observation vector.
+  — the observation vector (:func:`encode_view`, and :class:`ObservationEncoder`, which keeps it
+  up to date view by view).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import gymnasium
 
 from .actions import ActionSpace, action_space
-from .observation import encode_view
+from .observation import ObservationEncoder, encode_view
 from .parallel import TTRNordicParallel, parallel_env
 from .pettingzoo_env import TTRNordicAEC, aec_env
 
@@ -25,6 +26,7 @@ if "TTRNordic-v0" not in gymnasium.registry:
 
 __all__ = [
     "ActionSpace",
+    "ObservationEncoder",
     "TTRNordicAEC",
     "TTRNordicParallel",
     "action_space",

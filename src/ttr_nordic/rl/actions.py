@@ -52,7 +52,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
+from itertools import compress, product, repeat
+from operator import eq
+from typing import cast
 
 from ttr_nordic.engine import (
     COLORS,
@@ -82,11 +84,9 @@ _GROUP_EXTRA = {RouteKind.FERRY: 2, RouteKind.SPECIAL: 3}
 
 def main_color(counts: Sequence[int]) -> int:
     """The color the payment holds most of (lowest on a tie), or -1 for locomotives only."""
-    best, best_count = -1, 0
-    for color in COLORS:
-        if counts[color] > best_count:
-            best, best_count = color, counts[color]
-    return best
+    # max() and index() scan in C: the first color with the largest count.
+    best = max(counts[:LOCOMOTIVE])
+    return counts.index(best) if best > 0 else -1
 
 
 OVERFLOW = 8
@@ -109,11 +109,22 @@ class ActionSpace:
     claim_keys: tuple[tuple[int, int, int, int], ...]
     claim_index: dict[tuple[int, int, int, int], int]
     slotted_routes: frozenset[int]
-    # Ids of actions whose id needs no position (all but keeps and slotted claims), by the
-    # action object's id(): the engine hands out the same action objects again and again, so
-    # encoding each once pays, and an identity lookup is cheaper than hashing a dataclass. The
-    # entry keeps the object alive, so its id() cannot be reused while the entry exists.
-    _fixed_ids: dict[int, tuple[Action, int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # Ids of actions by the action object's id(): the engine hands out the same action objects
+    # again and again, so encoding each once pays, and an identity lookup is cheaper than
+    # hashing a dataclass. ``_held`` keeps every action in the table alive, so that no id() in
+    # it can be reused. A claim of a slotted route has its main color's slot there while no
+    # other claim object has been seen with that slot (``_slot_owner``): then no two claims
+    # listed together can want it. Keeps (their id depends on the offer) and claims of slots
+    # seen with two objects (``_shared_slots``) are marked ``_BY_LISTING``: their ids are
+    # worked out per listing and remembered by the listing's action objects (``_listing_ids``;
+    # an entry holds its actions, so their id()s stay theirs).
+    _fixed_ids: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _held: list[Action] = field(default_factory=list, compare=False, hash=False, repr=False)
+    _slot_owner: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    _shared_slots: set[int] = field(default_factory=set, compare=False, hash=False, repr=False)
+    _listing_ids: dict[tuple[int, ...], tuple[tuple[Action, ...], list[int]]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def encode(self, action: Action, state: GameState | None = None, offer: Sequence[int] | None = None) -> int:
         """The id of ``action``, a legal action of ``state``.
@@ -181,32 +192,82 @@ class ActionSpace:
 
     def legal_ids(self, state: GameState) -> dict[int, Action]:
         """The engine's legal actions of ``state`` by id: one id per listed action, no id shared."""
-        if state.is_over:
-            return {}
-        out: dict[int, Action] = {}
-        fixed = self._fixed_ids
-        slotted: list[Claim] | None = None
-        for action in state.legal_action_list():
-            entry = fixed.get(id(action))
-            if entry is not None and entry[0] is action:
-                out[entry[1]] = action
-                continue
-            if isinstance(action, KeepTickets):
-                out[self._encode_keep(action, state.offers[state.current])] = action
-                continue
-            if isinstance(action, Claim) and action.route in self.slotted_routes:
-                if slotted is None:
-                    slotted = []
-                slotted.append(action)
-                continue
-            action_id = self._encode_fixed(action)
-            if len(fixed) >= _FIXED_CACHE_LIMIT:
-                fixed.clear()
-            fixed[id(action)] = (action, action_id)
-            out[action_id] = action
-        if slotted:
-            self._assign_slots(slotted, out)
-        return out
+        ids, actions = self.legal_id_list(state)
+        return dict(zip(ids, actions, strict=True))
+
+    def legal_id_list(self, state: GameState) -> tuple[list[int], list[Action]]:
+        """:meth:`legal_ids` as two lists in the engine's order: the ids and the actions."""
+        actions = state.legal_action_list()  # empty once the game is over
+        try:
+            # Every id in one pass in C, when every action object is in the table.
+            ids = list(map(self._fixed_ids.__getitem__, map(id, actions)))
+        except KeyError:
+            ids = self._add_to_table(actions)
+        if _BY_LISTING in ids:
+            ids = self._ids_of_listing(state, actions, ids)
+        return ids, actions
+
+    def _add_to_table(self, actions: list[Action]) -> list[int]:
+        """The ids of ``actions`` from the table, after adding the action objects it lacked."""
+        fixed, held, claim_index = self._fixed_ids, self._held, self.claim_index
+        if len(held) >= _FIXED_CACHE_LIMIT:
+            # Emptied only between listings: a listing's slotted claims are judged by one table.
+            fixed.clear()
+            held.clear()
+            self._slot_owner.clear()
+            self._shared_slots.clear()
+            self._listing_ids.clear()
+        owners, shared = self._slot_owner, self._shared_slots
+        ids = list(map(fixed.get, map(id, actions), repeat(-1)))
+        for index in compress(range(len(ids)), map(eq, ids, repeat(-1))):
+            action = actions[index]
+            kind = type(action)
+            if kind is Claim:
+                claim = cast(Claim, action)
+                payment = claim.payment
+                key = (claim.route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
+                offset = claim_index.get(key)
+                if offset is None:
+                    offset = self._claim_offset(claim.route, key[1], payment)  # raises, naming the claim
+                action_id = self.claim + offset
+                if claim.route in self.slotted_routes:
+                    owner = owners.setdefault(action_id, id(action))
+                    if action_id in shared:
+                        action_id = _BY_LISTING
+                    elif owner != id(action):
+                        # A second claim object with this slot: from now on it is assigned per listing.
+                        shared.add(action_id)
+                        fixed[owner] = action_id = _BY_LISTING
+            elif kind is KeepTickets:
+                action_id = _BY_LISTING
+            else:
+                action_id = self._encode_fixed(action)
+            ids[index] = fixed[id(action)] = action_id
+            held.append(action)
+        return ids
+
+    def _ids_of_listing(self, state: GameState, actions: list[Action], ids: list[int]) -> list[int]:
+        """The ids of a listing with keeps or claims of shared slots, remembered by its actions."""
+        key = tuple(map(id, actions))
+        known = self._listing_ids.get(key)
+        if known is None:
+            if type(actions[0]) is KeepTickets:
+                # A ticket choice lists only keeps, the whole offer first.
+                offer = state.offers[state.current]
+                found = [self._encode_keep(cast(KeepTickets, action), offer) for action in actions]
+            else:
+                found = ids[:]
+                routes = self.slotted_routes
+                slotted = [i for i, a in enumerate(actions) if type(a) is Claim and a.route in routes]
+                by_id: dict[int, Action] = {}
+                self._assign_slots([cast(Claim, actions[i]) for i in slotted], by_id)
+                slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
+                for i in slotted:
+                    found[i] = slot_of[id(actions[i])]
+            if len(self._listing_ids) >= _LISTING_CACHE_LIMIT:
+                self._listing_ids.clear()
+            known = self._listing_ids[key] = (tuple(actions), found)
+        return known[1][:]
 
     def _assign_slots(self, claims: list[Claim], out: dict[int, Action]) -> None:
         """Give each claim of a gray ferry or Murmansk-Lieksa its own id (see the module docstring)."""
@@ -268,6 +329,8 @@ class ActionSpace:
 
 
 _FIXED_CACHE_LIMIT = 50_000  # entries hold their actions alive: about 15 MB at most
+_LISTING_CACHE_LIMIT = 20_000
+_BY_LISTING = -2  # in the table: the action's id is worked out per listing
 
 
 _EXTRA_KEYS = tuple((total, locos) for total in range(1, MAX_EXTRA + 1) for locos in range(total + 1))

@@ -24,10 +24,10 @@ from numpy.typing import NDArray
 
 from ttr_nordic.ai.base import Agent
 from ttr_nordic.ai.registry import make_agent
-from ttr_nordic.engine import GameState
+from ttr_nordic.engine import GameState, PlayerView
 
 from .actions import action_space
-from .observation import SIZE, encode_view
+from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import REWARDS, end_rewards
 
 
@@ -75,15 +75,19 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         self.seat = 0
         self._opponents: dict[int, Agent] = {}
         self._legal: dict[int, Any] = {}
+        self._encoder = ObservationEncoder()
         self._seeds = random.Random()
 
-    def _obs(self) -> dict[str, NDArray[Any]]:
+    def _obs(self) -> tuple[dict[str, NDArray[Any]], PlayerView]:
+        """The learner's observation and the view it was built from."""
         assert self.state is not None
         mask = np.zeros(self.space.size, dtype=np.int8)
-        if not self.state.is_over:
-            self._legal = self.space.legal_ids(self.state)
-            mask[list(self._legal)] = 1
-        return {"observation": encode_view(self.state.view(self.seat, log=False)), "action_mask": mask}
+        self._legal = self.space.legal_ids(self.state)  # empty once the game is over
+        cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+        for action_id in self._legal:
+            cells[action_id] = 1
+        view = self.state.view(self.seat, log=False)
+        return {"observation": self._encoder.encode(view), "action_mask": mask}, view
 
     def _play_opponents(self) -> None:
         state = self.state
@@ -108,7 +112,8 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         }
         self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
         self._play_opponents()
-        return self._obs(), {"view": self.state.view(self.seat, log=False), "seat": self.seat}
+        obs, view = self._obs()
+        return obs, {"view": view, "seat": self.seat}
 
     def step(self, action: int) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
         state = self.state
@@ -122,15 +127,16 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
             if self.on_illegal == "raise":
                 raise ValueError(reason)
             # As PettingZoo's classic games do: the episode ends with a penalty, the game is untouched.
-            obs = self._obs()
+            obs, _view = self._obs()
             self.state = None
             return obs, -1.0, True, False, {"illegal_action": reason, "seat": self.seat}
-        state.apply(chosen, self.seat)
+        # From this decision's legal list, so the engine's checks would only repeat themselves.
+        state.apply_unchecked(chosen)
         self._play_opponents()
-        obs = self._obs()
+        obs, view = self._obs()
         done = state.is_over
         reward = end_rewards(state, self.reward_kind)[self.seat] if done else 0.0
-        return obs, reward, done, False, {"view": state.view(self.seat, log=False), "seat": self.seat}
+        return obs, reward, done, False, {"view": view, "seat": self.seat}
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:

@@ -1,5 +1,8 @@
 """A fixed-size encoding of one player's view (``PlayerView``), built from the view only.
 
+:func:`encode_view` builds the vector from scratch; :class:`ObservationEncoder` keeps it up to
+date from view to view (what the environments use), with the same result.
+
 Seats are relative: index 0 is the observing player, 1 the next in turn order, 2 the one after
 (zeros in a 2-player game). All entries are float32; counts are divided by the scale shown.
 
@@ -26,10 +29,14 @@ tunnel                  9 + 9 + 2   base payment / 12, revealed cards / 3, extra
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import eq, ne
+from typing import Protocol, cast
+
 import numpy as np
 from numpy.typing import NDArray
 
-from ttr_nordic.engine import Phase, PlayerView
+from ttr_nordic.engine import Board, Phase, PlayerView
 
 NUM_ROUTES = 81
 NUM_TICKETS = 46
@@ -62,7 +69,7 @@ _ROUTE_PARTS: dict[tuple[int, tuple[int, ...], int, int], NDArray[np.float32]] =
 _TICKET_PARTS: dict[tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...]], NDArray[np.float32]] = {}
 _COMPLETED: dict[tuple[int, int, tuple[int, ...]], dict[int, bool]] = {}
 _CACHE_LIMIT = 4096
-_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+_GAME_OVER = Phase.GAME_OVER
 
 
 def _ticket_status(view: PlayerView) -> list[tuple[int, bool]]:
@@ -153,7 +160,7 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
     if n == 2:
         fast += _ZEROS[:5]
     phase_and_turn = _ZEROS[: len(PHASES) + SEATS + 2]
-    phase_and_turn[_PHASE_INDEX[view.phase]] = 1.0
+    phase_and_turn[PHASES.index(view.phase)] = 1.0
     if view.phase is not Phase.GAME_OVER:
         phase_and_turn[len(PHASES) + (view.current - me) % n] = 1.0
     if view.final_round_trigger >= 0:
@@ -181,3 +188,269 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
 
 
 _ZEROS = [0.0] * 64  # sliced: a fresh list of zeros
+
+
+HAND_START = ROUTES_END
+KNOWN_START = HAND_START + NUM_KINDS
+DISPLAY_START = KNOWN_START + 2 * NUM_KINDS
+PILES_START = DISPLAY_START + 5 * NUM_KINDS
+OFFER_START = TICKETS_START + 2 * NUM_TICKETS
+SEATS_START = TICKETS_END
+PHASE_START = SEATS_START + SEATS * 5
+TURN_START = PHASE_START + len(PHASES)
+FINAL_START = TURN_START + SEATS
+TUNNEL_START = FINAL_START + 2
+
+
+class ObservationEncoder:
+    """Observation vectors kept up to date view by view, equal to :func:`encode_view`.
+
+    Each seat has its own vector, rewritten only where the new view differs from the last view
+    that seat was encoded from (an action changes a few fields: a hand, the display, a pile).
+    Views are compared field by field, so any view may follow any other (another game, a
+    cloned or resampled state): only the amount of work depends on how much changed.
+    """
+
+    __slots__ = ("_seats",)
+
+    def __init__(self) -> None:
+        self._seats: dict[int, _SeatVector] = {}
+
+    def reset(self) -> None:
+        """Forget every seat's vector (nothing depends on it; this only frees memory)."""
+        self._seats.clear()
+
+    def update(self, view: PlayerView) -> NDArray[np.float32]:
+        """The vector of ``view``: the encoder's own array for that seat, changed by the next
+        update for the seat. Copy it to keep it (:meth:`encode` does)."""
+        seat = self._seats.get(view.player)
+        if seat is None:
+            seat = self._seats[view.player] = _SeatVector()
+        seat.update(view)
+        return seat.array
+
+    def encode(self, view: PlayerView) -> NDArray[np.float32]:
+        """The vector of ``view`` as a fresh array (``encode_view(view)``, computed incrementally)."""
+        return self.update(view).copy()
+
+
+class _Cells(Protocol):
+    """How the encoder writes a float32 array's memoryview: one cell at a time."""
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+class _SeatVector:
+    """One seat's vector, the view it was built from, and that player's network of routes."""
+
+    __slots__ = ("array", "cells", "last", "network", "opponents", "rare", "seats")
+
+    def __init__(self) -> None:
+        self.array = np.zeros(SIZE, dtype=np.float32)
+        # Single cells are written through a memoryview: cheaper than numpy's item assignment.
+        self.cells = cast(_Cells, self.array.data)
+        self.last: PlayerView | None = None
+        # Union-find parents over the cities, joined by the player's own routes: a claim joins
+        # two cities instead of the engine working out the whole network again.
+        self.network: list[int] = []
+        # (first cell, seat) of each seat's part, in relative order (0 = the player), and of
+        # each opponent's known cards.
+        self.seats: tuple[tuple[int, int], ...] = ()
+        self.opponents: tuple[tuple[int, int], ...] = ()
+        self.rare: tuple[object, ...] = ()  # the seldom-changing fields of ``last`` (see update)
+
+    def update(self, view: PlayerView) -> None:
+        last = self.last
+        self.last = view
+        if (
+            last is None
+            or last.board is not view.board
+            or last.player != view.player
+            or last.num_players != view.num_players
+        ):
+            self._rebuild(view)
+            return
+        cells = self.cells
+        n, me = view.num_players, view.player
+        owners, last_owners = view.route_owner, last.route_owner
+        own_routes_changed = False
+        if owners != last_owners:
+            own_routes_lost = False
+            # compress(map(ne)) finds the changed routes in C: a Python loop over 81 routes costs more.
+            for route in compress(_INDICES, map(ne, owners, last_owners)):
+                old, new = last_owners[route], owners[route]
+                if old >= 0:
+                    cells[route * SEATS + (old - me) % n] = 0.0
+                    own_routes_lost = own_routes_lost or old == me
+                if new >= 0:
+                    cells[route * SEATS + (new - me) % n] = 1.0
+                    if new == me:
+                        own_routes_changed = True
+                        ends = view.board.routes[route]
+                        _join(self.network, ends.a, ends.b)
+            if own_routes_lost:
+                own_routes_changed = True
+                self.network = _network(view)
+        counts, before = view.hand, last.hand
+        if counts != before:
+            for kind in compress(_INDICES, map(ne, counts, before)):
+                cells[HAND_START + kind] = counts[kind] / 12
+        known, last_known = view.known_cards, last.known_cards
+        for start, seat in self.opponents:
+            counts, before = known[seat], last_known[seat]
+            if counts != before:
+                for kind in compress(_INDICES, map(ne, counts, before)):
+                    cells[start + kind] = counts[kind] / 12
+        display, last_display = view.display, last.display
+        if display != last_display:
+            for slot in compress(_INDICES, map(ne, display, last_display)):
+                old, new = last_display[slot], display[slot]
+                if old >= 0:
+                    cells[DISPLAY_START + slot * NUM_KINDS + old] = 0.0
+                if new >= 0:
+                    cells[DISPLAY_START + slot * NUM_KINDS + new] = 1.0
+        if view.deck_count != last.deck_count:
+            cells[PILES_START] = view.deck_count / 157
+        counts, before = view.discard, last.discard
+        if counts != before:
+            for kind in compress(_INDICES, map(ne, counts, before)):
+                cells[PILES_START + 1 + kind] = counts[kind] / 12
+        values = view.trains
+        if values != last.trains:
+            for base, seat in self.seats:
+                cells[base] = values[seat] / 40
+        values = view.scores
+        if values != last.scores:
+            for base, seat in self.seats:
+                cells[base + 1] = values[seat] / 100
+        values = view.hand_sizes
+        if values != last.hand_sizes:
+            for base, seat in self.seats:
+                cells[base + 2] = values[seat] / 40
+        phase, last_phase = view.phase, last.phase
+        if phase is not last_phase:
+            # PHASES.index compares by identity; a dict lookup would call Enum's Python __hash__.
+            cells[PHASE_START + PHASES.index(last_phase)] = 0.0
+            cells[PHASE_START + PHASES.index(phase)] = 1.0
+        turn = -1 if phase is _GAME_OVER else (view.current - me) % n
+        last_turn = -1 if last_phase is _GAME_OVER else (last.current - me) % n
+        if turn != last_turn:
+            if last_turn >= 0:
+                cells[TURN_START + last_turn] = 0.0
+            if turn >= 0:
+                cells[TURN_START + turn] = 1.0
+        # The parts that change seldom (tickets, the final round, tunnels) are compared at once.
+        rare = (
+            view.tickets,
+            view.offered_tickets,
+            view.ticket_deck_count,
+            view.ticket_counts,
+            view.offer_counts,
+            view.final_round_trigger,
+            view.final_turns_left,
+            view.tunnel,
+        )
+        if own_routes_changed or rare != self.rare:
+            self._update_rare(view, last, own_routes_changed)
+        self.rare = rare
+
+    def _update_rare(self, view: PlayerView, last: PlayerView, own_routes_changed: bool) -> None:
+        cells = self.cells
+        if view.ticket_deck_count != last.ticket_deck_count:
+            cells[PILES_START + 10] = view.ticket_deck_count / NUM_TICKETS
+        if view.tickets != last.tickets:
+            for ticket in last.tickets:
+                cells[TICKETS_START + 2 * ticket] = cells[TICKETS_START + 2 * ticket + 1] = 0.0
+            self._write_tickets(view)
+        elif own_routes_changed:
+            self._write_tickets(view)
+        if view.offered_tickets != last.offered_tickets:
+            for ticket in last.offered_tickets:
+                cells[OFFER_START + ticket] = 0.0
+            for ticket in view.offered_tickets:
+                cells[OFFER_START + ticket] = 1.0
+        values = view.ticket_counts
+        if values != last.ticket_counts:
+            for base, seat in self.seats:
+                cells[base + 3] = values[seat] / NUM_TICKETS
+        values = view.offer_counts
+        if values != last.offer_counts:
+            for base, seat in self.seats:
+                cells[base + 4] = values[seat] / 5
+        if view.final_round_trigger != last.final_round_trigger or view.final_turns_left != last.final_turns_left:
+            started = view.final_round_trigger >= 0
+            cells[FINAL_START] = 1.0 if started else 0.0
+            cells[FINAL_START + 1] = view.final_turns_left / 3 if started else 0.0
+        tunnel = view.tunnel
+        if tunnel is not last.tunnel and tunnel != last.tunnel:
+            if tunnel is None:
+                self.array[TUNNEL_START:] = 0.0
+            else:
+                revealed = [0] * NUM_KINDS
+                for card in tunnel.revealed:
+                    revealed[card] += 1
+                for kind in range(NUM_KINDS):
+                    cells[TUNNEL_START + kind] = tunnel.base[kind] / 12
+                    cells[TUNNEL_START + NUM_KINDS + kind] = revealed[kind] / 3
+                cells[TUNNEL_START + 2 * NUM_KINDS] = tunnel.needed / 3
+                cells[TUNNEL_START + 2 * NUM_KINDS + 1] = float(tunnel.locomotive_only)
+
+    def _rebuild(self, view: PlayerView) -> None:
+        """Encode ``view`` from scratch (the first view, or one of another seat or board)."""
+        n, me = view.num_players, view.player
+        self.seats = tuple((SEATS_START + 5 * r, (me + r) % n) for r in range(n))
+        self.opponents = tuple((KNOWN_START + (r - 1) * NUM_KINDS, (me + r) % n) for r in range(1, n))
+        self.network = _network(view)
+        self.rare = ()  # unlike any view's: the next update compares those fields one by one
+        self.array[:] = encode_view(view)
+        self.array[TICKETS_START:OFFER_START] = 0.0
+        self._write_tickets(view)
+
+    def _write_tickets(self, view: PlayerView) -> None:
+        """Own tickets and whether the player's network completes each."""
+        cells, network, ends = self.cells, self.network, _ticket_ends(view.board)
+        for ticket in view.tickets:
+            a, b = ends[ticket]
+            # The roots, found inline (a call per city would cost more than the walk).
+            while network[a] != a:
+                a = network[a]
+            while network[b] != b:
+                b = network[b]
+            cells[TICKETS_START + 2 * ticket] = 1.0
+            cells[TICKETS_START + 2 * ticket + 1] = 1.0 if a == b else 0.0
+
+
+def _network(view: PlayerView) -> list[int]:
+    """Union-find parents over the cities joined by ``view.player``'s routes."""
+    network = list(range(len(view.board.cities)))
+    routes, me = view.board.routes, view.player
+    for route in compress(_INDICES, map(eq, view.route_owner, repeat(me))):
+        _join(network, routes[route].a, routes[route].b)
+    return network
+
+
+def _ticket_ends(board: Board) -> tuple[tuple[int, int], ...]:
+    """The two cities of each ticket of ``board`` (remembered per board)."""
+    ends = _TICKET_ENDS.get(id(board))
+    if ends is None or ends[0] is not board:
+        ends = _TICKET_ENDS[id(board)] = (board, tuple((t.a, t.b) for t in board.tickets))
+    return ends[1]
+
+
+_TICKET_ENDS: dict[int, tuple[Board, tuple[tuple[int, int], ...]]] = {}
+
+
+def _root(network: list[int], city: int) -> int:
+    while network[city] != city:
+        network[city] = network[network[city]]
+        city = network[city]
+    return city
+
+
+def _join(network: list[int], a: int, b: int) -> None:
+    ra, rb = _root(network, a), _root(network, b)
+    if ra != rb:
+        network[ra] = rb
+
+
+_INDICES = range(1024)  # compress() stops at the shorter input

@@ -30,7 +30,7 @@ import pyspiel
 from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
 
 from .actions import action_space
-from .observation import SIZE, encode_view
+from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import end_rewards
 
 NUM_DEALS = 4096
@@ -159,7 +159,8 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
             chosen = self._legal.get(action)
             if chosen is None:
                 raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now")
-            engine.apply(chosen)
+            # From this decision's legal list, so the engine's checks would only repeat themselves.
+            engine.apply_unchecked(chosen)
         self.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -219,12 +220,14 @@ class TTRNordicObserver:
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(SIZE, np.float32)
         self.dict = {"observation": self.tensor}
+        # Views are compared field by field, so states of any trajectory may follow one another.
+        self._encoder = ObservationEncoder()
 
     def set_from(self, state: TTRNordicState, player: int) -> None:
         if state.engine is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = encode_view(state.engine.view(player, log=False))
+            self.tensor[:] = self._encoder.update(state.engine.view(player, log=False))
 
     def string_from(self, state: TTRNordicState, player: int) -> str:
         if state.engine is None:

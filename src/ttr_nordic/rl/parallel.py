@@ -28,7 +28,7 @@ from pettingzoo import ParallelEnv
 from ttr_nordic.engine import GameState
 
 from .actions import action_space
-from .observation import SIZE, encode_view
+from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import REWARDS, end_rewards, render_text
 
 ILLEGAL = ("skip", "raise")
@@ -78,6 +78,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         self._seeds = random.Random()
         self.state: GameState | None = None
         self._legal: dict[int, Any] = {}
+        self._encoder = ObservationEncoder()
         self.steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -96,9 +97,11 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
     def _observe(self, seat: int) -> dict[str, NDArray[Any]]:
         assert self.state is not None
         mask = np.zeros(self.space.size, dtype=np.int8)
-        if seat == self.state.current and not self.state.is_over:
-            mask[list(self._legal)] = 1
-        return {"observation": encode_view(self.state.view(seat, log=False)), "action_mask": mask}
+        if seat == self.state.current:  # no legal ids once the game is over
+            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+            for action_id in self._legal:
+                cells[action_id] = 1
+        return {"observation": self._encoder.encode(self.state.view(seat, log=False)), "action_mask": mask}
 
     def _infos(self, illegal_by: str | None = None) -> dict[str, dict[str, Any]]:
         active = self.agent_to_move

@@ -19,10 +19,10 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
+from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView
 
 from .actions import action_space
-from .observation import SIZE, encode_view
+from .observation import SIZE, ObservationEncoder
 
 REWARDS = ("margin", "win")
 
@@ -81,8 +81,15 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self._seeds = random.Random()
         self.state: GameState | None = None
-        self._legal: dict[int, Any] = {}
-        self._legal_index: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
+        # The legal ids of the decision and their engine actions, in the engine's order.
+        self._legal_ids: list[int] = []
+        self._legal_actions: list[Action] = []
+        self._encoder = ObservationEncoder()
+        # Each seat's vector in the encoder, and the step it was last brought up to date at:
+        # observe() builds a view only for the agents observed, once per step.
+        self._vectors: dict[int, NDArray[np.float32]] = {}
+        self._encoded_at: dict[int, int] = {}
+        self._steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -101,12 +108,12 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._steps += 1
         self._select()
 
     def _select(self) -> None:
         assert self.state is not None
-        self._legal = self.space.legal_ids(self.state)
-        self._legal_index = np.fromiter(self._legal, dtype=np.intp, count=len(self._legal))
+        self._legal_ids, self._legal_actions = self.space.legal_id_list(self.state)
         self.agent_selection = self.possible_agents[self.state.current]
 
     def view(self, agent: str) -> PlayerView:
@@ -117,13 +124,23 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
+        if agent != self.agent_selection or self.state is None or self.state.is_over:
+            return np.zeros(self.space.size, dtype=np.int8)
         mask = np.zeros(self.space.size, dtype=np.int8)
-        if agent == self.agent_selection and self.state is not None and not self.state.is_over:
-            mask[self._legal_index] = 1
+        cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+        for action_id in self._legal_ids:
+            cells[action_id] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        return {"observation": encode_view(self.view(agent)), "action_mask": self.action_mask(agent)}
+        """``{"observation", "action_mask"}`` of ``agent``: fresh arrays, built only when asked."""
+        seat = self._seat[agent]
+        if self._encoded_at.get(seat) != self._steps:
+            if self.state is None:
+                raise RuntimeError("call reset() before observe()")
+            self._vectors[seat] = self._encoder.update(self.state.view(seat, log=False))
+            self._encoded_at[seat] = self._steps
+        return {"observation": self._vectors[seat].copy(), "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | None) -> None:
         # The order checks of PettingZoo's OrderEnforcingWrapper, done here: the wrapper's
@@ -136,11 +153,13 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.state is not None and action is not None
-        chosen = self._legal.get(int(action))
-        if chosen is None:
-            raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now")
+        try:
+            chosen = self._legal_actions[self._legal_ids.index(int(action))]
+        except ValueError:
+            raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now") from None
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
+        self._steps += 1
         # From this decision's legal list (the mask), so the engine's checks would only repeat themselves.
         self.state.apply_unchecked(chosen)
         # Rewards stay zero until the end, so the zero dict of reset() is still right.
@@ -149,8 +168,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[agent_name] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-            self._legal = {}
-            self._legal_index = np.zeros(0, dtype=np.intp)
+            self._legal_ids, self._legal_actions = [], []
         else:
             self._select()
         if self.render_mode == "human":
