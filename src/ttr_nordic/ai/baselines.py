@@ -76,6 +76,7 @@ from .planning import (
     OWN,
     BoardTables,
     Plan,
+    TicketPlanner,
     board_tables,
     card_wants,
     components,
@@ -83,7 +84,7 @@ from .planning import (
     dijkstra,
     hand_weights,
     payment_cost,
-    plan_tickets,
+    plan_choices,
     reserved_kinds,
     route_status,
     unseen_counts,
@@ -150,6 +151,7 @@ class BaselineAgent:
         self.fallbacks = 0
         self._plan_key: tuple[object, ...] | None = None
         self._plan: Plan | None = None
+        self._planner = TicketPlanner()
 
     # ------------------------------------------------------------ entry point
 
@@ -221,7 +223,7 @@ class BaselineAgent:
         key = self._plan_inputs(view, status)
         if key != self._plan_key or self._plan is None:
             weights = self._plan_weights(tables, view)
-            self._plan = plan_tickets(
+            self._plan = self._planner.plan(
                 tables, status, weights, self._order(tables, view.tickets), view.trains[view.player]
             )
             self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
@@ -252,13 +254,12 @@ class BaselineAgent:
         held = self._order(tables, view.tickets)
         budget = self.train_budget(view) - self.margin
         smallest = min(len(a.tickets) for a in options)
-        held_plan = plan_tickets(tables, status, weights, held, max(0, budget))
-        values = []
-        for option in options:
-            order = self._order(tables, option.tickets)
-            plan = plan_tickets(tables, status, weights, order, max(0, budget), start=held_plan)
-            values.append(self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget))
-        return values
+        orders = [self._order(tables, option.tickets) for option in options]
+        plans = plan_choices(tables, status, weights, held, orders, max(0, budget))
+        return [
+            self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget)
+            for option, plan in zip(options, plans, strict=True)
+        ]
 
     def keep_tickets(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
         options = [a for a in legal if isinstance(a, KeepTickets)]

@@ -38,6 +38,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import ne
 from typing import Final
 
 from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
@@ -75,6 +77,7 @@ class BoardTables:
     ticket_points: tuple[int, ...]
     train_cost: tuple[float, ...]  # planning weight: trains, plus a little for ferries/tunnels/special
     long_cost: tuple[float, ...]  # planning weight that favours long routes (length**2 / points)
+    held_slot: tuple[int, ...]  # where hand_weights() finds the cards a route can use (see there)
 
     @property
     def num_routes(self) -> int:
@@ -128,6 +131,10 @@ def board_tables(board: Board) -> BoardTables:
         ticket_points=tuple(t.points for t in board.tickets),
         train_cost=tuple(train_cost),
         long_cost=tuple(c * r.length / r.points for c, r in zip(train_cost, routes, strict=True)),
+        held_slot=tuple(
+            (LOCOMOTIVE if r.color == GRAY else r.color) + (NUM_KINDS if k in (_FERRY, _TUNNEL) else 0)
+            for r, k in zip(routes, kind, strict=True)
+        ),
     )
     _TABLES[id(board)] = tables
     return tables
@@ -179,21 +186,23 @@ def hand_weights(tables: BoardTables, weights: Sequence[float], hand: Sequence[i
     This breaks ties between twins and equal paths in favour of the colors held
     (locomotives count for ferries and tunnels).
     """
-    out = list(weights)
-    best_color = max(hand[:LOCOMOTIVE])
-    locos = hand[LOCOMOTIVE]
-    for r, w in enumerate(weights):
-        color = tables.color[r]
-        held = best_color if color == GRAY else hand[color]
-        if tables.kind[r] in (_FERRY, _TUNNEL):
-            held += locos
-        out[r] = w + beta * max(0, tables.length[r] - held)
-    return out
+    # Called on every decision, so one comprehension over precomputed slots: a route's held
+    # cards are looked up in the hand's counts (the best color in the locomotive slot, for
+    # gray routes), with the locomotives added for ferries and tunnels (the second half).
+    held = list(hand)
+    locos = held[LOCOMOTIVE]
+    held[LOCOMOTIVE] = max(held[:LOCOMOTIVE])
+    held.extend([n + locos for n in held])
+    # w + beta * max(0, length - h), written so that a route with no card missing keeps w as is.
+    return [
+        w + beta * (n - h) if n > (h := held[slot]) else w
+        for w, slot, n in zip(weights, tables.held_slot, tables.length, strict=True)
+    ]
 
 
 def costs_for(status: Sequence[int], weights: Sequence[float]) -> list[float]:
     """Edge costs for path search: 0 for own routes, ``weights`` for free ones, INF if blocked."""
-    return [0.0 if s == OWN else (weights[i] if s == FREE else INF) for i, s in enumerate(status)]
+    return [w if s == FREE else (0.0 if s == OWN else INF) for w, s in zip(weights, status, strict=True)]
 
 
 def components(tables: BoardTables, status: Sequence[int]) -> list[int]:
@@ -299,31 +308,111 @@ def plan_tickets(
     less work when many ticket choices share the tickets already held.
     """
     cost = costs_for(status, weights)
-    length = tables.length
-    twin = tables.twin
-    plan = Plan()
     budget = INF if trains_left is None else float(trains_left)
-    if start is not None:
-        plan = Plan(
-            routes=list(start.routes),
-            use=dict(start.use),
-            remaining=dict(start.remaining),
-            completed=list(start.completed),
-            infeasible=list(start.infeasible),
-            trains=start.trains,
-            ticket_routes=dict(start.ticket_routes),
-        )
+    if start is None:
+        plan = Plan()
+    else:
+        plan = _copy_plan(start)
         budget -= start.trains
+        twin = tables.twin
         for r in start.routes:
             cost[r] = 0.0
             if twin[r] >= 0:
                 cost[twin[r]] = INF
-    for t in tickets:
-        a, b = tables.ticket_a[t], tables.ticket_b[t]
-        total, path = shortest_path(tables, cost, a, b)
+    _plan_onto(tables, status, cost, plan, tickets, budget)
+    return plan
+
+
+def _copy_plan(plan: Plan) -> Plan:
+    return Plan(
+        routes=list(plan.routes),
+        use=dict(plan.use),
+        remaining=dict(plan.remaining),
+        completed=list(plan.completed),
+        infeasible=list(plan.infeasible),
+        trains=plan.trains,
+        ticket_routes=dict(plan.ticket_routes),
+    )
+
+
+def plan_choices(
+    tables: BoardTables,
+    status: Sequence[int],
+    weights: Sequence[float],
+    held: Sequence[int],
+    choices: Sequence[Sequence[int]],
+    trains_left: int | None = None,
+) -> list[Plan]:
+    """For each ticket order in ``choices``, the plan of ``held`` and then its tickets.
+
+    Each plan is ``plan_tickets(tables, status, weights, choice, trains_left, start=plan_tickets(
+    tables, status, weights, held, trains_left))``; choices that start with the same tickets
+    share the planning of those (ticket offers are planned as every subset of the offer).
+    """
+    cost = costs_for(status, weights)
+    root = Plan()
+    budget = _plan_onto(tables, status, cost, root, held, INF if trains_left is None else float(trains_left))
+    # A planned prefix of choice tickets -> its plan, its edge costs and the trains left.
+    planned: dict[tuple[int, ...], tuple[Plan, list[float], float]] = {(): (root, cost, budget)}
+    out: list[Plan] = []
+    for choice in choices:
+        order = tuple(choice)
+        size = len(order)
+        while order[:size] not in planned:
+            size -= 1
+        plan, cost, budget = planned[order[:size]]
+        for end in range(size + 1, len(order) + 1):
+            plan, cost = _copy_plan(plan), list(cost)
+            budget = _plan_onto(tables, status, cost, plan, order[end - 1 : end], budget)
+            planned[order[:end]] = (plan, cost, budget)
+        out.append(plan)
+    return out
+
+
+#: One ticket's path search as planned: the target city, the distances and routes of arrival the
+#: search left when it stopped, and how many routes the plan held before it (see :class:`TicketPlanner`).
+Search = tuple[int, list[float], list[int], int]
+
+
+def _plan_onto(
+    tables: BoardTables,
+    status: Sequence[int],
+    cost: list[float],
+    plan: Plan,
+    tickets: Sequence[int],
+    budget: float,
+    searches: list[Search] | None = None,
+    reuse: int = 0,
+) -> float:
+    """Add ``tickets`` to ``plan`` in order (the work of :func:`plan_tickets`); returns the budget left.
+
+    ``cost`` is updated as routes get planned (0 for them, INF for their twins). Each
+    ticket's search is appended to ``searches`` if given, except that the first ``reuse``
+    tickets take theirs from ``searches`` instead of searching again.
+    """
+    length = tables.length
+    twin = tables.twin
+    route_a, route_b = tables.route_a, tables.route_b
+    ticket_a, ticket_b = tables.ticket_a, tables.ticket_b
+    for index, t in enumerate(tickets):
+        a, b = ticket_a[t], ticket_b[t]
+        if searches is not None and index < reuse:
+            _, dist, via, _ = searches[index]
+        else:
+            dist, via = dijkstra(tables, cost, a, b)
+            if searches is not None:
+                searches.append((b, dist, via, len(plan.routes)))
+        total = dist[b]
         if total == INF:
             plan.infeasible.append(t)
             continue
+        path: list[int] = []
+        city = b
+        while city != a:
+            rid = via[city]
+            path.append(rid)
+            city = route_a[rid] if route_b[rid] == city else route_b[rid]
+        path.reverse()
         new = [r for r in path if cost[r] > 0.0]
         trains = sum(length[r] for r in new)
         if trains > budget:
@@ -343,8 +432,93 @@ def plan_tickets(
                 cost[twin[r]] = INF
         plan.trains += trains
         budget -= trains
-    return plan
+    return budget
 
+
+class TicketPlanner:
+    """:func:`plan_tickets` for one player's successive decisions, searching again only where
+    the new edge costs could change a path.
+
+    Between two decisions the costs usually change on a few routes only (a card drawn changes
+    the weights of the routes of its color, a claim a route's status). A ticket's path search
+    (Dijkstra, stopped at the ticket's far city) read only the routes leaving the cities it
+    settled, so it would run the same again when, for each route whose cost changed and each
+    end ``u`` it settled, the route was not the one its other end ``v`` was reached by and
+    reaching ``v`` over it would still cost strictly more than the distance the search gave
+    ``v``: the same cities are settled in the same order with the same distances and routes of
+    arrival. Tickets are planned in order on costs the earlier tickets changed, so the first
+    search that might change and every later one are run again; the plan is always the one
+    :func:`plan_tickets` gives for the same arguments.
+    """
+
+    __slots__ = ("_cost", "_plan", "_searches", "_tickets", "_trains_left", "reused", "searched")
+
+    def __init__(self) -> None:
+        self._cost: list[float] = []
+        self._tickets: tuple[int, ...] = ()
+        self._trains_left: int | None = None
+        self._searches: list[Search] = []
+        self._plan: Plan | None = None
+        #: Path searches run and taken over from the previous plan (for measurements and tests).
+        self.searched = 0
+        self.reused = 0
+
+    def plan(
+        self,
+        tables: BoardTables,
+        status: Sequence[int],
+        weights: Sequence[float],
+        tickets: Sequence[int],
+        trains_left: int | None = None,
+    ) -> Plan:
+        """``plan_tickets(tables, status, weights, tickets, trains_left)``, reusing what it can."""
+        cost = costs_for(status, weights)
+        tickets = tuple(tickets)
+        keep = 0
+        if self._plan is not None and tickets == self._tickets and trains_left == self._trains_left:
+            if cost == self._cost:
+                self.reused += len(self._searches)
+                return self._plan
+            keep = self._valid_searches(tables, cost, self._plan)
+        searches = self._searches[:keep]
+        plan = Plan()
+        budget = INF if trains_left is None else float(trains_left)
+        _plan_onto(tables, status, list(cost), plan, tickets, budget, searches, reuse=keep)
+        self.searched += len(tickets) - keep
+        self.reused += keep
+        self._cost, self._tickets, self._trains_left = cost, tickets, trains_left
+        self._searches, self._plan = searches, plan
+        return plan
+
+    def _valid_searches(self, tables: BoardTables, cost: list[float], plan: Plan) -> int:
+        """How many of the previous plan's searches, in order, would run the same on ``cost``."""
+        old = self._cost
+        changed = list(compress(range(len(cost)), map(ne, cost, old)))
+        route_a, route_b, twin = tables.route_a, tables.route_b, tables.twin
+        # Routes the planning itself priced before a search (planned: 0, their twins: INF)
+        # cost the same in both runs while the earlier searches are the same.
+        planned: set[int] = set()
+        routes = plan.routes
+        done = 0
+        for index, (target, dist, via, before) in enumerate(self._searches):
+            for r in routes[done:before]:
+                planned.add(r)
+                if twin[r] >= 0:
+                    planned.add(twin[r])
+            done = before
+            reach = dist[target]
+            for r in changed:
+                if r in planned:
+                    continue
+                w = cost[r]
+                a, b = route_a[r], route_b[r]
+                for u, v in ((a, b), (b, a)):
+                    du = dist[u]
+                    if du == INF or du > reach or (du == reach and u >= target):
+                        continue  # not settled: the search never read this route from u
+                    if via[v] == r or not du + w > dist[v]:
+                        return index
+        return len(self._searches)
 
 # ---------------------------------------------------------------- cards
 
