@@ -369,11 +369,6 @@ def plan_choices(
     return out
 
 
-#: One ticket's path search as planned: the target city, the distances and routes of arrival the
-#: search left when it stopped, and how many routes the plan held before it (see :class:`TicketPlanner`).
-Search = tuple[int, list[float], list[int], int]
-
-
 def _plan_onto(
     tables: BoardTables,
     status: Sequence[int],
@@ -381,58 +376,101 @@ def _plan_onto(
     plan: Plan,
     tickets: Sequence[int],
     budget: float,
-    searches: list[Search] | None = None,
-    reuse: int = 0,
 ) -> float:
     """Add ``tickets`` to ``plan`` in order (the work of :func:`plan_tickets`); returns the budget left.
 
-    ``cost`` is updated as routes get planned (0 for them, INF for their twins). Each
-    ticket's search is appended to ``searches`` if given, except that the first ``reuse``
-    tickets take theirs from ``searches`` instead of searching again.
+    ``cost`` is updated as routes get planned (0 for them, INF for their twins).
     """
-    length = tables.length
-    twin = tables.twin
-    route_a, route_b = tables.route_a, tables.route_b
     ticket_a, ticket_b = tables.ticket_a, tables.ticket_b
-    for index, t in enumerate(tickets):
-        a, b = ticket_a[t], ticket_b[t]
-        if searches is not None and index < reuse:
-            _, dist, via, _ = searches[index]
-        else:
-            dist, via = dijkstra(tables, cost, a, b)
-            if searches is not None:
-                searches.append((b, dist, via, len(plan.routes)))
-        total = dist[b]
-        if total == INF:
-            plan.infeasible.append(t)
-            continue
-        path: list[int] = []
-        city = b
-        while city != a:
-            rid = via[city]
-            path.append(rid)
-            city = route_a[rid] if route_b[rid] == city else route_b[rid]
-        path.reverse()
-        new = [r for r in path if cost[r] > 0.0]
-        trains = sum(length[r] for r in new)
-        if trains > budget:
-            plan.infeasible.append(t)
-            continue
-        plan.remaining[t] = total
-        if not new and all(status[r] == OWN for r in path):
-            plan.completed.append(t)
-        plan.ticket_routes[t] = [r for r in path if status[r] != OWN]
-        for r in path:
-            if status[r] != OWN:
-                plan.use[r] = plan.use.get(r, 0) + 1
-        for r in new:
-            plan.routes.append(r)
-            cost[r] = 0.0
-            if twin[r] >= 0:
-                cost[twin[r]] = INF
-        plan.trains += trains
-        budget -= trains
+    for t in tickets:
+        dist, via = dijkstra(tables, cost, ticket_a[t], ticket_b[t])
+        budget = _add_ticket(tables, status, cost, plan, t, dist, via, budget)
     return budget
+
+
+def _add_ticket(
+    tables: BoardTables,
+    status: Sequence[int],
+    cost: list[float],
+    plan: Plan,
+    ticket: int,
+    dist: list[float],
+    via: list[int],
+    budget: float,
+) -> float:
+    """Add ``ticket`` to ``plan`` along the path its search (``dist``, ``via``) found."""
+    a, b = tables.ticket_a[ticket], tables.ticket_b[ticket]
+    total = dist[b]
+    if total == INF:
+        plan.infeasible.append(ticket)
+        return budget
+    route_a, route_b = tables.route_a, tables.route_b
+    path: list[int] = []
+    city = b
+    while city != a:
+        rid = via[city]
+        path.append(rid)
+        city = route_a[rid] if route_b[rid] == city else route_b[rid]
+    path.reverse()
+    new = [r for r in path if cost[r] > 0.0]
+    length = tables.length
+    trains = 0
+    for r in new:
+        trains += length[r]
+    if trains > budget:
+        plan.infeasible.append(ticket)
+        return budget
+    plan.remaining[ticket] = total
+    needed = [r for r in path if status[r] != OWN]
+    if not needed:
+        plan.completed.append(ticket)  # then no route is new either: own routes cost 0
+    plan.ticket_routes[ticket] = needed
+    use = plan.use
+    for r in needed:
+        use[r] = use.get(r, 0) + 1
+    twin = tables.twin
+    for r in new:
+        plan.routes.append(r)
+        cost[r] = 0.0
+        if twin[r] >= 0:
+            cost[twin[r]] = INF
+    plan.trains += trains
+    return budget - trains
+
+
+#: One ticket's path search as planned: the target city, the distances and routes of arrival the
+#: search left when it stopped, how many routes the plan held before it, and the cities it
+#: settled at the target's distance (see :class:`TicketPlanner`).
+Search = tuple[int, list[float], list[int], int, list[int]]
+
+
+def _search(
+    tables: BoardTables, cost: Sequence[float], source: int, target: int
+) -> tuple[list[float], list[int], list[int]]:
+    """:func:`dijkstra` from ``source`` to ``target``, also returning the cities it settled at
+    the target's distance (before it)."""
+    dist = [INF] * tables.num_cities
+    via = [-1] * tables.num_cities
+    dist[source] = 0.0
+    heap: list[tuple[float, int]] = [(0.0, source)]
+    adjacency = tables.adjacency
+    heappop, heappush = heapq.heappop, heapq.heappush
+    settled: list[int] = []
+    while heap:
+        d, city = heappop(heap)
+        if d > dist[city]:
+            continue
+        if city == target:
+            break
+        settled.append(city)
+        for rid, other in adjacency[city]:
+            nd = d + cost[rid]
+            if nd < dist[other]:
+                dist[other] = nd
+                via[other] = rid
+                heappush(heap, (nd, other))
+    reach = dist[target]
+    return dist, via, [c for c in settled if dist[c] == reach]
 
 
 class TicketPlanner:
@@ -446,9 +484,10 @@ class TicketPlanner:
     end ``u`` it settled, the route was not the one its other end ``v`` was reached by and
     reaching ``v`` over it would still cost strictly more than the distance the search gave
     ``v``: the same cities are settled in the same order with the same distances and routes of
-    arrival. Tickets are planned in order on costs the earlier tickets changed, so the first
-    search that might change and every later one are run again; the plan is always the one
-    :func:`plan_tickets` gives for the same arguments.
+    arrival. Tickets are planned in order on costs the earlier tickets changed, so a previous
+    search is taken over only for the same ticket in the same place, while the routes planned
+    before it are the same as then (the trains left only decide which paths fit, after the
+    search). The plan is always the one :func:`plan_tickets` gives for the same arguments.
     """
 
     __slots__ = ("_cost", "_plan", "_searches", "_tickets", "_trains_left", "reused", "searched")
@@ -474,51 +513,75 @@ class TicketPlanner:
         """``plan_tickets(tables, status, weights, tickets, trains_left)``, reusing what it can."""
         cost = costs_for(status, weights)
         tickets = tuple(tickets)
-        keep = 0
-        if self._plan is not None and tickets == self._tickets and trains_left == self._trains_left:
-            if cost == self._cost:
-                self.reused += len(self._searches)
-                return self._plan
-            keep = self._valid_searches(tables, cost, self._plan)
-        searches = self._searches[:keep]
+        old = self._plan
+        if old is not None and cost == self._cost and tickets == self._tickets and trains_left == self._trains_left:
+            self.reused += len(self._searches)
+            return old
+        changed = list(compress(range(len(cost)), map(ne, cost, self._cost))) if old is not None else []
+        old_routes = old.routes if old is not None else []
+        ticket_a, ticket_b, twin = tables.ticket_a, tables.ticket_b, tables.twin
         plan = Plan()
+        work = list(cost)
         budget = INF if trains_left is None else float(trains_left)
-        _plan_onto(tables, status, list(cost), plan, tickets, budget, searches, reuse=keep)
-        self.searched += len(tickets) - keep
-        self.reused += keep
+        searches: list[Search] = []
+        # Routes the planning itself priced before a search (planned: 0, their twins: INF) cost
+        # the same in both runs while the routes planned so far are the same.
+        overridden: set[int] = set()
+        priced = 0
+        for index, t in enumerate(tickets):
+            before = len(plan.routes)
+            search = None
+            if old is not None and (index >= len(self._tickets) or self._tickets[index] != t):
+                old = None  # another ticket here than last time
+            if old is not None:
+                search = self._searches[index]
+                if search[3] != before or plan.routes != old_routes[:before]:
+                    old = None  # the earlier tickets were planned otherwise: search from here on
+                    search = None
+                else:
+                    for r in plan.routes[priced:]:
+                        overridden.add(r)
+                        if twin[r] >= 0:
+                            overridden.add(twin[r])
+                    priced = before
+                    if not _search_holds(tables, search, cost, changed, overridden):
+                        search = None
+            if search is None:
+                dist, via, settled_at_reach = _search(tables, work, ticket_a[t], ticket_b[t])
+                search = (ticket_b[t], dist, via, before, settled_at_reach)
+                self.searched += 1
+            else:
+                self.reused += 1
+            searches.append(search)
+            budget = _add_ticket(tables, status, work, plan, t, search[1], search[2], budget)
         self._cost, self._tickets, self._trains_left = cost, tickets, trains_left
         self._searches, self._plan = searches, plan
         return plan
 
-    def _valid_searches(self, tables: BoardTables, cost: list[float], plan: Plan) -> int:
-        """How many of the previous plan's searches, in order, would run the same on ``cost``."""
-        old = self._cost
-        changed = list(compress(range(len(cost)), map(ne, cost, old)))
-        route_a, route_b, twin = tables.route_a, tables.route_b, tables.twin
-        # Routes the planning itself priced before a search (planned: 0, their twins: INF)
-        # cost the same in both runs while the earlier searches are the same.
-        planned: set[int] = set()
-        routes = plan.routes
-        done = 0
-        for index, (target, dist, via, before) in enumerate(self._searches):
-            for r in routes[done:before]:
-                planned.add(r)
-                if twin[r] >= 0:
-                    planned.add(twin[r])
-            done = before
-            reach = dist[target]
-            for r in changed:
-                if r in planned:
-                    continue
-                w = cost[r]
-                a, b = route_a[r], route_b[r]
-                for u, v in ((a, b), (b, a)):
-                    du = dist[u]
-                    if du == INF or du > reach or (du == reach and u >= target):
-                        continue  # not settled: the search never read this route from u
-                    if via[v] == r or not du + w > dist[v]:
-                        return index
-        return len(self._searches)
+
+def _search_holds(
+    tables: BoardTables, search: Search, cost: Sequence[float], changed: Sequence[int], overridden: set[int]
+) -> bool:
+    """Whether ``search`` would run the same if the routes in ``changed`` (but not those in
+    ``overridden``) now cost ``cost`` (see :class:`TicketPlanner`)."""
+    target, dist, via, _, settled_at_reach = search
+    reach = dist[target]
+    route_a, route_b = tables.route_a, tables.route_b
+    for r in changed:
+        if r in overridden:
+            continue
+        w = cost[r]
+        a, b = route_a[r], route_b[r]
+        for u, v in ((a, b), (b, a)):
+            du = dist[u]
+            # The search settled the cities nearer than the target, and of those as far as
+            # it, the ones it recorded (which ones depends on the order routes were met).
+            if du > reach or du == INF or (du == reach and u not in settled_at_reach):
+                continue  # not settled: the search never read this route from u
+            if via[v] == r or not du + w > dist[v]:
+                return False
+    return True
+
 
 # ---------------------------------------------------------------- cards
 

@@ -1,0 +1,106 @@
+"""The planning shortcuts of the baselines give exactly the plans of ``plan_tickets``:
+:class:`TicketPlanner` (re-plans only the searches new costs could change) and
+:func:`plan_choices` (ticket choices share the planning of common tickets)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+from ttr_nordic.ai import RouteFocusAgent, play_game
+from ttr_nordic.ai.baselines import Context
+from ttr_nordic.ai.planning import (
+    BLOCKED,
+    FREE,
+    OWN,
+    BoardTables,
+    TicketPlanner,
+    board_tables,
+    plan_choices,
+    plan_tickets,
+    route_status,
+)
+from ttr_nordic.engine import Action, GameState, PlayerView
+
+
+class _CheckedPlanning(RouteFocusAgent):
+    """Route Focus that plans every decision from scratch as well and compares."""
+
+    decisions = 0
+
+    def _context(self, view: PlayerView, legal: Sequence[Action]) -> Context:
+        ctx = super()._context(view, legal)
+        fresh = plan_tickets(
+            ctx.tables,
+            ctx.status,
+            self._plan_weights(ctx.tables, view),
+            self._order(ctx.tables, view.tickets),
+            view.trains[view.player],
+        )
+        assert dataclasses.asdict(ctx.plan) == dataclasses.asdict(fresh)
+        _CheckedPlanning.decisions += 1
+        return ctx
+
+
+def test_route_focus_plans_are_those_of_plan_tickets() -> None:
+    agents: list[_CheckedPlanning] = []
+    for seed, players in [(s, 2) for s in range(6)] + [(s, 3) for s in range(3)]:
+        seats = [_CheckedPlanning(seed=seed * players + q) for q in range(players)]
+        agents.extend(seats)
+        assert play_game(seats, seed=seed).is_over
+    assert _CheckedPlanning.decisions > 500
+    # Both ways were taken: searches run again and searches taken over.
+    assert sum(a._planner.searched for a in agents) > 0
+    assert sum(a._planner.reused for a in agents) > 0
+
+
+def test_ticket_planner_follows_random_cost_changes() -> None:
+    """Costs that change a little (often to ties: whole numbers), owners that change, tickets
+    and trains that change: every plan equals a fresh one."""
+    tables = board_tables(GameState.new(players=2, seed=1).board)
+    for seed in range(4):
+        _follow_random_changes(tables, random.Random(seed), steps=2000)
+
+
+def _follow_random_changes(tables: BoardTables, rng: random.Random, steps: int) -> None:
+    routes = range(tables.num_routes)
+    planner = TicketPlanner()
+    weights = [float(n) for n in tables.length]
+    status = [FREE] * tables.num_routes
+    tickets = rng.sample(range(len(tables.ticket_a)), 3)
+    trains: int | None = 30
+    for step in range(steps):
+        for r in rng.sample(routes, rng.choice([0, 1, 1, 2, 3, 6])):
+            weights[r] = max(0.5, weights[r] + rng.choice([-1.0, -0.5, 0.5, 1.0]))
+        if rng.random() < 0.15:
+            status[rng.choice(routes)] = rng.choice([OWN, FREE, BLOCKED, BLOCKED])
+        if rng.random() < 0.03:
+            tickets = rng.sample(range(len(tables.ticket_a)), rng.randint(1, 5))
+        if rng.random() < 0.05:
+            trains = rng.choice([None, 5, 12, 20, 30, 45])
+        plan = planner.plan(tables, status, weights, tickets, trains)
+        fresh = plan_tickets(tables, status, weights, tickets, trains)
+        assert dataclasses.asdict(plan) == dataclasses.asdict(fresh), step
+    assert planner.searched > 0 and planner.reused > 0
+
+
+def test_plan_choices_equals_extending_the_held_plan() -> None:
+    rng = random.Random(11)
+    for seed in range(10):
+        game = GameState.new(players=2, seed=seed)
+        tables = board_tables(game.board)
+        for rid in rng.sample(range(len(game.route_owner)), 10):
+            game.route_owner[rid] = rng.randrange(2)
+        status = route_status(game.view(0))
+        tickets = rng.sample(range(len(game.board.tickets)), 8)
+        held, offer = tickets[:3], tickets[3:]
+        trains = rng.choice([None, 10, 25, 45])
+        choices = [list(c) for size in range(len(offer), 0, -1) for c in combinations(offer, size)]
+        rng.shuffle(choices)
+        plans = plan_choices(tables, status, tables.train_cost, held, choices, trains)
+        start = plan_tickets(tables, status, tables.train_cost, held, trains)
+        for choice, plan in zip(choices, plans, strict=True):
+            expected = plan_tickets(tables, status, tables.train_cost, choice, trains, start=start)
+            assert dataclasses.asdict(plan) == dataclasses.asdict(expected)
