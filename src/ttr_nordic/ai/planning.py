@@ -200,6 +200,20 @@ def hand_weights(tables: BoardTables, weights: Sequence[float], hand: Sequence[i
     ]
 
 
+def hand_costs(
+    tables: BoardTables, weights: Sequence[float], hand: Sequence[int], beta: float, status: Sequence[int]
+) -> list[float]:
+    """``costs_for(status, hand_weights(tables, weights, hand, beta))`` in one pass."""
+    held = list(hand)
+    locos = held[LOCOMOTIVE]
+    held[LOCOMOTIVE] = max(held[:LOCOMOTIVE])
+    held.extend([n + locos for n in held])
+    return [
+        (w + beta * (n - h) if n > (h := held[slot]) else w) if s == FREE else (0.0 if s == OWN else INF)
+        for w, slot, n, s in zip(weights, tables.held_slot, tables.length, status, strict=True)
+    ]
+
+
 def costs_for(status: Sequence[int], weights: Sequence[float]) -> list[float]:
     """Edge costs for path search: 0 for own routes, ``weights`` for free ones, INF if blocked."""
     return [w if s == FREE else (0.0 if s == OWN else INF) for w, s in zip(weights, status, strict=True)]
@@ -511,7 +525,17 @@ class TicketPlanner:
         trains_left: int | None = None,
     ) -> Plan:
         """``plan_tickets(tables, status, weights, tickets, trains_left)``, reusing what it can."""
-        cost = costs_for(status, weights)
+        return self.plan_costs(tables, status, costs_for(status, weights), tickets, trains_left)
+
+    def plan_costs(
+        self,
+        tables: BoardTables,
+        status: Sequence[int],
+        cost: list[float],
+        tickets: Sequence[int],
+        trains_left: int | None = None,
+    ) -> Plan:
+        """:meth:`plan` given the edge costs ``cost`` (``costs_for(status, weights)``, not changed)."""
         tickets = tuple(tickets)
         old = self._plan
         if old is not None and cost == self._cost and tickets == self._tickets and trains_left == self._trains_left:
