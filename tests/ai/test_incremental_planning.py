@@ -1,6 +1,8 @@
-"""The planning shortcuts of the baselines give exactly the plans of ``plan_tickets``:
+"""The shortcuts of the baselines give exactly what the direct computations give:
 :class:`TicketPlanner` (re-plans only the searches new costs could change) and
-:func:`plan_choices` (ticket choices share the planning of common tickets)."""
+:func:`plan_choices` (ticket choices share the planning of common tickets) the plans of
+``plan_tickets``, ``hand_costs`` the costs of the hand weights, the grouping of claims by route
+the claim-by-claim grouping."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from ttr_nordic.ai import RouteFocusAgent, play_game
-from ttr_nordic.ai.baselines import Context
+from ttr_nordic.ai.baselines import Context, _split_legal
 from ttr_nordic.ai.planning import (
     BLOCKED,
     FREE,
@@ -18,11 +20,14 @@ from ttr_nordic.ai.planning import (
     BoardTables,
     TicketPlanner,
     board_tables,
+    costs_for,
+    hand_costs,
+    hand_weights,
     plan_choices,
     plan_tickets,
     route_status,
 )
-from ttr_nordic.engine import Action, GameState, PlayerView
+from ttr_nordic.engine import Action, Claim, GameState, PlayerView
 
 
 class _CheckedPlanning(RouteFocusAgent):
@@ -104,3 +109,33 @@ def test_plan_choices_equals_extending_the_held_plan() -> None:
         for choice, plan in zip(choices, plans, strict=True):
             expected = plan_tickets(tables, status, tables.train_cost, choice, trains, start=start)
             assert dataclasses.asdict(plan) == dataclasses.asdict(expected)
+
+
+def test_hand_costs_equal_costs_of_hand_weights() -> None:
+    rng = random.Random(5)
+    tables = board_tables(GameState.new(players=2, seed=1).board)
+    for _ in range(300):
+        hand = [rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in range(9)]
+        status = [rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes)]
+        weights = rng.choice([tables.train_cost, tables.long_cost])
+        beta = rng.choice([0.0, 0.1, 0.25])
+        expected = costs_for(status, hand_weights(tables, weights, hand, beta))
+        assert hand_costs(tables, weights, hand, beta, status) == expected
+
+
+def test_claims_are_grouped_as_listed_in_any_order() -> None:
+    """The run-wise grouping of the engine's listing equals grouping claim by claim, also for
+    listings in another order (draws among the claims, a route's claims apart)."""
+    rng = random.Random(2)
+    for seed in range(40):
+        game = GameState.new(players=2, seed=seed)
+        game.hands[0] = [rng.randrange(6) for _ in range(9)]
+        legal = game.legal_action_list()
+        for listing in (legal, rng.sample(legal, len(legal)), tuple(legal)):
+            claims, others = _split_legal(listing)
+            expected: dict[int, list[Action]] = {}
+            for action in listing:
+                if isinstance(action, Claim):
+                    expected.setdefault(action.route, []).append(action)
+            assert claims == expected and list(claims) == list(expected)
+            assert list(others) == [a for a in listing if not isinstance(a, Claim)]
