@@ -542,6 +542,12 @@ class TicketPlanner:
             self.reused += len(self._searches)
             return old
         changed = list(compress(range(len(cost)), map(ne, cost, self._cost))) if old is not None else []
+        if old is not None and tickets == self._tickets and trains_left == self._trains_left:
+            if self._all_searches_hold(tables, old, cost, changed):
+                # The same paths and the same budget: the same plan.
+                self._cost = cost
+                self.reused += len(self._searches)
+                return old
         old_routes = old.routes if old is not None else []
         ticket_a, ticket_b, twin = tables.ticket_a, tables.ticket_b, tables.twin
         plan = Plan()
@@ -581,6 +587,22 @@ class TicketPlanner:
         self._cost, self._tickets, self._trains_left = cost, tickets, trains_left
         self._searches, self._plan = searches, plan
         return plan
+
+    def _all_searches_hold(self, tables: BoardTables, plan: Plan, cost: list[float], changed: list[int]) -> bool:
+        """Whether every search of ``plan`` would run the same on ``cost`` (changed in ``changed``)."""
+        twin = tables.twin
+        overridden: set[int] = set()
+        priced = 0
+        for search in self._searches:
+            before = search[3]
+            for r in plan.routes[priced:before]:
+                overridden.add(r)
+                if twin[r] >= 0:
+                    overridden.add(twin[r])
+            priced = before
+            if not _search_holds(tables, search, cost, changed, overridden):
+                return False
+        return True
 
 
 def _search_holds(
