@@ -80,7 +80,6 @@ from .planning import (
     OWN,
     BoardTables,
     Plan,
-    TicketPlanner,
     board_tables,
     card_wants,
     components,
@@ -90,6 +89,7 @@ from .planning import (
     hand_weights,
     payment_cost,
     plan_choices,
+    plan_for_costs,
     reserved_kinds,
     route_status,
     unseen_counts,
@@ -159,7 +159,6 @@ class BaselineAgent:
         self.fallbacks = 0
         self._plan_key: tuple[object, ...] | None = None
         self._plan: Plan | None = None
-        self._planner = TicketPlanner()
 
     # ------------------------------------------------------------ entry point
 
@@ -235,7 +234,7 @@ class BaselineAgent:
                 cost = hand_costs(tables, self._weights(tables), view.hand, self.hand_beta, status)
             else:
                 cost = costs_for(status, self._plan_weights(tables, view))
-            self._plan = self._planner.plan_costs(
+            self._plan = plan_for_costs(
                 tables, status, cost, self._order(tables, view.tickets), view.trains[view.player]
             )
             self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan

@@ -38,8 +38,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import compress
-from operator import ne
 from typing import Final
 
 from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
@@ -337,6 +335,20 @@ def plan_tickets(
     return plan
 
 
+def plan_for_costs(
+    tables: BoardTables,
+    status: Sequence[int],
+    cost: Sequence[float],
+    tickets: Sequence[int],
+    trains_left: int | None = None,
+) -> Plan:
+    """``plan_tickets(tables, status, weights, tickets, trains_left)`` given the edge costs
+    ``cost = costs_for(status, weights)`` (for callers that build them in one pass: :func:`hand_costs`)."""
+    plan = Plan()
+    _plan_onto(tables, status, list(cost), plan, tickets, INF if trains_left is None else float(trains_left))
+    return plan
+
+
 def _copy_plan(plan: Plan) -> Plan:
     return Plan(
         routes=list(plan.routes),
@@ -450,183 +462,6 @@ def _add_ticket(
             cost[twin[r]] = INF
     plan.trains += trains
     return budget - trains
-
-
-#: One ticket's path search as planned: the target city, the distances and routes of arrival the
-#: search left when it stopped, how many routes the plan held before it, and the cities it
-#: settled at the target's distance (see :class:`TicketPlanner`).
-Search = tuple[int, list[float], list[int], int, list[int]]
-
-
-def _search(
-    tables: BoardTables, cost: Sequence[float], source: int, target: int
-) -> tuple[list[float], list[int], list[int]]:
-    """:func:`dijkstra` from ``source`` to ``target``, also returning the cities it settled at
-    the target's distance (before it)."""
-    dist = [INF] * tables.num_cities
-    via = [-1] * tables.num_cities
-    dist[source] = 0.0
-    heap: list[tuple[float, int]] = [(0.0, source)]
-    adjacency = tables.adjacency
-    heappop, heappush = heapq.heappop, heapq.heappush
-    settled: list[int] = []
-    while heap:
-        d, city = heappop(heap)
-        if d > dist[city]:
-            continue
-        if city == target:
-            break
-        settled.append(city)
-        for rid, other in adjacency[city]:
-            nd = d + cost[rid]
-            if nd < dist[other]:
-                dist[other] = nd
-                via[other] = rid
-                heappush(heap, (nd, other))
-    reach = dist[target]
-    return dist, via, [c for c in settled if dist[c] == reach]
-
-
-class TicketPlanner:
-    """:func:`plan_tickets` for one player's successive decisions, searching again only where
-    the new edge costs could change a path.
-
-    Between two decisions the costs usually change on a few routes only (a card drawn changes
-    the weights of the routes of its color, a claim a route's status). A ticket's path search
-    (Dijkstra, stopped at the ticket's far city) read only the routes leaving the cities it
-    settled, so it would run the same again when, for each route whose cost changed and each
-    end ``u`` it settled, the route was not the one its other end ``v`` was reached by and
-    reaching ``v`` over it would still cost strictly more than the distance the search gave
-    ``v``: the same cities are settled in the same order with the same distances and routes of
-    arrival. Tickets are planned in order on costs the earlier tickets changed, so a previous
-    search is taken over only for the same ticket in the same place, while the routes planned
-    before it are the same as then (the trains left only decide which paths fit, after the
-    search). The plan is always the one :func:`plan_tickets` gives for the same arguments.
-    """
-
-    __slots__ = ("_cost", "_plan", "_searches", "_tickets", "_trains_left", "reused", "searched")
-
-    def __init__(self) -> None:
-        self._cost: list[float] = []
-        self._tickets: tuple[int, ...] = ()
-        self._trains_left: int | None = None
-        self._searches: list[Search] = []
-        self._plan: Plan | None = None
-        #: Path searches run and taken over from the previous plan (for measurements and tests).
-        self.searched = 0
-        self.reused = 0
-
-    def plan(
-        self,
-        tables: BoardTables,
-        status: Sequence[int],
-        weights: Sequence[float],
-        tickets: Sequence[int],
-        trains_left: int | None = None,
-    ) -> Plan:
-        """``plan_tickets(tables, status, weights, tickets, trains_left)``, reusing what it can."""
-        return self.plan_costs(tables, status, costs_for(status, weights), tickets, trains_left)
-
-    def plan_costs(
-        self,
-        tables: BoardTables,
-        status: Sequence[int],
-        cost: list[float],
-        tickets: Sequence[int],
-        trains_left: int | None = None,
-    ) -> Plan:
-        """:meth:`plan` given the edge costs ``cost`` (``costs_for(status, weights)``, not changed)."""
-        tickets = tuple(tickets)
-        old = self._plan
-        if old is not None and cost == self._cost and tickets == self._tickets and trains_left == self._trains_left:
-            self.reused += len(self._searches)
-            return old
-        changed = list(compress(range(len(cost)), map(ne, cost, self._cost))) if old is not None else []
-        if old is not None and tickets == self._tickets and trains_left == self._trains_left:
-            if self._all_searches_hold(tables, old, cost, changed):
-                # The same paths and the same budget: the same plan.
-                self._cost = cost
-                self.reused += len(self._searches)
-                return old
-        old_routes = old.routes if old is not None else []
-        ticket_a, ticket_b, twin = tables.ticket_a, tables.ticket_b, tables.twin
-        plan = Plan()
-        work = list(cost)
-        budget = INF if trains_left is None else float(trains_left)
-        searches: list[Search] = []
-        # Routes the planning itself priced before a search (planned: 0, their twins: INF) cost
-        # the same in both runs while the routes planned so far are the same.
-        overridden: set[int] = set()
-        priced = 0
-        for index, t in enumerate(tickets):
-            before = len(plan.routes)
-            search = None
-            if old is not None and (index >= len(self._tickets) or self._tickets[index] != t):
-                old = None  # another ticket here than last time
-            if old is not None:
-                search = self._searches[index]
-                if search[3] != before or plan.routes != old_routes[:before]:
-                    old = None  # the earlier tickets were planned otherwise: search from here on
-                    search = None
-                else:
-                    for r in plan.routes[priced:]:
-                        overridden.add(r)
-                        if twin[r] >= 0:
-                            overridden.add(twin[r])
-                    priced = before
-                    if not _search_holds(tables, search, cost, changed, overridden):
-                        search = None
-            if search is None:
-                dist, via, settled_at_reach = _search(tables, work, ticket_a[t], ticket_b[t])
-                search = (ticket_b[t], dist, via, before, settled_at_reach)
-                self.searched += 1
-            else:
-                self.reused += 1
-            searches.append(search)
-            budget = _add_ticket(tables, status, work, plan, t, search[1], search[2], budget)
-        self._cost, self._tickets, self._trains_left = cost, tickets, trains_left
-        self._searches, self._plan = searches, plan
-        return plan
-
-    def _all_searches_hold(self, tables: BoardTables, plan: Plan, cost: list[float], changed: list[int]) -> bool:
-        """Whether every search of ``plan`` would run the same on ``cost`` (changed in ``changed``)."""
-        twin = tables.twin
-        overridden: set[int] = set()
-        priced = 0
-        for search in self._searches:
-            before = search[3]
-            for r in plan.routes[priced:before]:
-                overridden.add(r)
-                if twin[r] >= 0:
-                    overridden.add(twin[r])
-            priced = before
-            if not _search_holds(tables, search, cost, changed, overridden):
-                return False
-        return True
-
-
-def _search_holds(
-    tables: BoardTables, search: Search, cost: Sequence[float], changed: Sequence[int], overridden: set[int]
-) -> bool:
-    """Whether ``search`` would run the same if the routes in ``changed`` (but not those in
-    ``overridden``) now cost ``cost`` (see :class:`TicketPlanner`)."""
-    target, dist, via, _, settled_at_reach = search
-    reach = dist[target]
-    route_a, route_b = tables.route_a, tables.route_b
-    for r in changed:
-        if r in overridden:
-            continue
-        w = cost[r]
-        a, b = route_a[r], route_b[r]
-        for u, v in ((a, b), (b, a)):
-            du = dist[u]
-            # The search settled the cities nearer than the target, and of those as far as
-            # it, the ones it recorded (which ones depends on the order routes were met).
-            if du > reach or du == INF or (du == reach and u not in settled_at_reach):
-                continue  # not settled: the search never read this route from u
-            if via[v] == r or not du + w > dist[v]:
-                return False
-    return True
 
 
 # ---------------------------------------------------------------- cards
