@@ -53,9 +53,12 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from itertools import groupby
+from operator import attrgetter
+from types import MemberDescriptorType
+from typing import ClassVar, Final, cast
 
 from ..engine import (
     LOCOMOTIVE,
@@ -67,6 +70,7 @@ from ..engine import (
     DrawTickets,
     KeepTickets,
     PayTunnelExtra,
+    Phase,
     PlayerView,
 )
 from ..engine.cards import NUM_KINDS
@@ -81,9 +85,11 @@ from .planning import (
     components,
     costs_for,
     dijkstra,
+    hand_costs,
     hand_weights,
     payment_cost,
-    plan_tickets,
+    plan_choices,
+    plan_for_costs,
     reserved_kinds,
     route_status,
     unseen_counts,
@@ -107,6 +113,9 @@ class Context:
     status: tuple[int, ...]
     plan: Plan
     claims: dict[int, list[Claim]] = field(default_factory=dict)
+    #: The legal actions the claims were taken from, and the other actions among them, in order.
+    legal: Sequence[Action] = ()
+    others: list[Action] = field(default_factory=list)
 
     @property
     def me(self) -> int:
@@ -186,15 +195,15 @@ class BaselineAgent:
         return legal[0]
 
     def _decide(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
-        phase = view.phase.name
-        if phase in ("INITIAL_TICKETS", "KEEP_TICKETS"):
+        phase = view.phase
+        if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return self.keep_tickets(view, legal)
         ctx = self._context(view, legal)
-        if phase == "CHOOSE_ACTION":
+        if phase is Phase.CHOOSE_ACTION:
             return self.act(ctx, legal)
-        if phase == "SECOND_CARD":
+        if phase is Phase.SECOND_CARD:
             return self.draw(ctx, legal, self.targets(ctx))
-        if phase == "TUNNEL_EXTRA":
+        if phase is Phase.TUNNEL_EXTRA:
             return self.tunnel_extra(ctx, legal)
         return None
 
@@ -220,20 +229,23 @@ class BaselineAgent:
         status = route_status(view)
         key = self._plan_inputs(view, status)
         if key != self._plan_key or self._plan is None:
-            weights = self._plan_weights(tables, view)
-            self._plan = plan_tickets(
-                tables, status, weights, self._order(tables, view.tickets), view.trains[view.player]
+            if type(self)._plan_weights is BaselineAgent._plan_weights:
+                # The same costs as costs_for(status, self._plan_weights(...)), in one pass.
+                cost = hand_costs(tables, self._weights(tables), view.hand, self.hand_beta, status)
+            else:
+                cost = costs_for(status, self._plan_weights(tables, view))
+            self._plan = plan_for_costs(
+                tables, status, cost, self._order(tables, view.tickets), view.trains[view.player]
             )
             self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
-        claims: dict[int, list[Claim]] = {}
-        for action in legal:
-            if type(action) is Claim:  # a hot loop in rollouts; actions are never subclassed
-                group = claims.get(action.route)
-                if group is None:
-                    claims[action.route] = [action]
-                else:
-                    group.append(action)
-        return Context(view, tables, status, self._plan, claims)
+        claims, others = _split_legal(legal)
+        return Context(view, tables, status, self._plan, claims, legal, others)
+
+    def _non_claims(self, ctx: Context, legal: Sequence[Action]) -> Sequence[Action]:
+        """The actions of ``legal`` that are not claims, in order."""
+        if legal is ctx.legal:
+            return ctx.others
+        return [a for a in legal if type(a) is not Claim]
 
     # ------------------------------------------------------------ tickets
 
@@ -252,13 +264,12 @@ class BaselineAgent:
         held = self._order(tables, view.tickets)
         budget = self.train_budget(view) - self.margin
         smallest = min(len(a.tickets) for a in options)
-        held_plan = plan_tickets(tables, status, weights, held, max(0, budget))
-        values = []
-        for option in options:
-            order = self._order(tables, option.tickets)
-            plan = plan_tickets(tables, status, weights, order, max(0, budget), start=held_plan)
-            values.append(self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget))
-        return values
+        orders = [self._order(tables, option.tickets) for option in options]
+        plans = plan_choices(tables, status, weights, held, orders, max(0, budget))
+        return [
+            self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget)
+            for option, plan in zip(options, plans, strict=True)
+        ]
 
     def keep_tickets(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
         options = [a for a in legal if isinstance(a, KeepTickets)]
@@ -317,7 +328,7 @@ class BaselineAgent:
         view = ctx.view
         if view.ticket_deck_count == 0 or view.final_turns_left >= 0:
             return False
-        if not any(isinstance(a, DrawTickets) for a in legal):
+        if not any(isinstance(a, DrawTickets) for a in self._non_claims(ctx, legal)):
             return False
         free = self.train_budget(view) - ctx.plan.trains
         return ctx.opponent_trains > 10 and free >= spare
@@ -441,8 +452,9 @@ class BaselineAgent:
         if not targets:
             targets = self.filler_targets(ctx)
         wants = card_wants(ctx.tables, targets, hand, decay=self.want_decay)
-        face_up = [a for a in legal if isinstance(a, DrawFaceUp)]
-        blind = next((a for a in legal if isinstance(a, DrawBlind)), None)
+        others = self._non_claims(ctx, legal)
+        face_up = [a for a in others if isinstance(a, DrawFaceUp)]
+        blind = next((a for a in others if isinstance(a, DrawBlind)), None)
         best: DrawFaceUp | None = None
         best_key = (0.0, 0.0)
         for action in face_up:
@@ -714,6 +726,57 @@ class LongRouteAgent(BaselineAgent):
         if surplus is not None:
             return surplus
         return self.draw(ctx, legal, targets) or self.best_immediate_claim(ctx) or self._fallback(ctx.view, legal)
+
+
+def _route_key() -> Callable[[Action], int]:
+    """The route of a claim, raising TypeError for any other action (C speed: Claim's slot)."""
+    slot = getattr(Claim, "route", None)
+    if isinstance(slot, MemberDescriptorType):
+        return cast(Callable[[Action], int], slot.__get__)
+    get_route = attrgetter("route")
+
+    def route(action: Action) -> int:
+        if type(action) is not Claim:
+            raise TypeError("not a claim")
+        return cast(int, get_route(action))
+
+    return route
+
+
+_ROUTE_OF: Final = _route_key()
+
+
+def _split_legal(legal: Sequence[Action]) -> tuple[dict[int, list[Claim]], list[Action]]:
+    """The claims in ``legal`` by route (routes in order of first appearance), and the other actions."""
+    claims: dict[int, list[Claim]] = {}
+    # The engine lists the draws first and then each route's claims together (hundreds of
+    # them for big hands): those are grouped in runs; any other listing claim by claim.
+    start = 0
+    while start < len(legal) and type(legal[start]) is not Claim:
+        start += 1
+    if type(legal) is list:
+        try:
+            # Any other action than a claim raises here, and is listed below.
+            for route, run in groupby(legal[start:], _ROUTE_OF):
+                group = claims.get(route)
+                if group is None:
+                    claims[route] = list(run)
+                else:
+                    group.extend(run)
+            return claims, legal[:start]
+        except TypeError:
+            claims = {}
+    others: list[Action] = []
+    for action in legal:
+        if type(action) is Claim:  # a hot loop in rollouts; actions are never subclassed
+            group = claims.get(action.route)
+            if group is None:
+                claims[action.route] = [action]
+            else:
+                group.append(action)
+        else:
+            others.append(action)
+    return claims, others
 
 
 def _tunnel_spare(hand: Sequence[int], payment: Sequence[int]) -> int:

@@ -75,6 +75,7 @@ class BoardTables:
     ticket_points: tuple[int, ...]
     train_cost: tuple[float, ...]  # planning weight: trains, plus a little for ferries/tunnels/special
     long_cost: tuple[float, ...]  # planning weight that favours long routes (length**2 / points)
+    held_slot: tuple[int, ...]  # where hand_weights() finds the cards a route can use (see there)
 
     @property
     def num_routes(self) -> int:
@@ -128,6 +129,10 @@ def board_tables(board: Board) -> BoardTables:
         ticket_points=tuple(t.points for t in board.tickets),
         train_cost=tuple(train_cost),
         long_cost=tuple(c * r.length / r.points for c, r in zip(train_cost, routes, strict=True)),
+        held_slot=tuple(
+            (LOCOMOTIVE if r.color == GRAY else r.color) + (NUM_KINDS if k in (_FERRY, _TUNNEL) else 0)
+            for r, k in zip(routes, kind, strict=True)
+        ),
     )
     _TABLES[id(board)] = tables
     return tables
@@ -179,21 +184,37 @@ def hand_weights(tables: BoardTables, weights: Sequence[float], hand: Sequence[i
     This breaks ties between twins and equal paths in favour of the colors held
     (locomotives count for ferries and tunnels).
     """
-    out = list(weights)
-    best_color = max(hand[:LOCOMOTIVE])
-    locos = hand[LOCOMOTIVE]
-    for r, w in enumerate(weights):
-        color = tables.color[r]
-        held = best_color if color == GRAY else hand[color]
-        if tables.kind[r] in (_FERRY, _TUNNEL):
-            held += locos
-        out[r] = w + beta * max(0, tables.length[r] - held)
-    return out
+    # Called on every decision, so one comprehension over precomputed slots: a route's held
+    # cards are looked up in the hand's counts (the best color in the locomotive slot, for
+    # gray routes), with the locomotives added for ferries and tunnels (the second half).
+    held = list(hand)
+    locos = held[LOCOMOTIVE]
+    held[LOCOMOTIVE] = max(held[:LOCOMOTIVE])
+    held.extend([n + locos for n in held])
+    # w + beta * max(0, length - h), written so that a route with no card missing keeps w as is.
+    return [
+        w + beta * (n - h) if n > (h := held[slot]) else w
+        for w, slot, n in zip(weights, tables.held_slot, tables.length, strict=True)
+    ]
+
+
+def hand_costs(
+    tables: BoardTables, weights: Sequence[float], hand: Sequence[int], beta: float, status: Sequence[int]
+) -> list[float]:
+    """``costs_for(status, hand_weights(tables, weights, hand, beta))`` in one pass."""
+    held = list(hand)
+    locos = held[LOCOMOTIVE]
+    held[LOCOMOTIVE] = max(held[:LOCOMOTIVE])
+    held.extend([n + locos for n in held])
+    return [
+        (w + beta * (n - h) if n > (h := held[slot]) else w) if s == FREE else (0.0 if s == OWN else INF)
+        for w, slot, n, s in zip(weights, tables.held_slot, tables.length, status, strict=True)
+    ]
 
 
 def costs_for(status: Sequence[int], weights: Sequence[float]) -> list[float]:
     """Edge costs for path search: 0 for own routes, ``weights`` for free ones, INF if blocked."""
-    return [0.0 if s == OWN else (weights[i] if s == FREE else INF) for i, s in enumerate(status)]
+    return [w if s == FREE else (0.0 if s == OWN else INF) for w, s in zip(weights, status, strict=True)]
 
 
 def components(tables: BoardTables, status: Sequence[int]) -> list[int]:
@@ -299,51 +320,148 @@ def plan_tickets(
     less work when many ticket choices share the tickets already held.
     """
     cost = costs_for(status, weights)
-    length = tables.length
-    twin = tables.twin
-    plan = Plan()
     budget = INF if trains_left is None else float(trains_left)
-    if start is not None:
-        plan = Plan(
-            routes=list(start.routes),
-            use=dict(start.use),
-            remaining=dict(start.remaining),
-            completed=list(start.completed),
-            infeasible=list(start.infeasible),
-            trains=start.trains,
-            ticket_routes=dict(start.ticket_routes),
-        )
+    if start is None:
+        plan = Plan()
+    else:
+        plan = _copy_plan(start)
         budget -= start.trains
+        twin = tables.twin
         for r in start.routes:
             cost[r] = 0.0
             if twin[r] >= 0:
                 cost[twin[r]] = INF
-    for t in tickets:
-        a, b = tables.ticket_a[t], tables.ticket_b[t]
-        total, path = shortest_path(tables, cost, a, b)
-        if total == INF:
-            plan.infeasible.append(t)
-            continue
-        new = [r for r in path if cost[r] > 0.0]
-        trains = sum(length[r] for r in new)
-        if trains > budget:
-            plan.infeasible.append(t)
-            continue
-        plan.remaining[t] = total
-        if not new and all(status[r] == OWN for r in path):
-            plan.completed.append(t)
-        plan.ticket_routes[t] = [r for r in path if status[r] != OWN]
-        for r in path:
-            if status[r] != OWN:
-                plan.use[r] = plan.use.get(r, 0) + 1
-        for r in new:
-            plan.routes.append(r)
-            cost[r] = 0.0
-            if twin[r] >= 0:
-                cost[twin[r]] = INF
-        plan.trains += trains
-        budget -= trains
+    _plan_onto(tables, status, cost, plan, tickets, budget)
     return plan
+
+
+def plan_for_costs(
+    tables: BoardTables,
+    status: Sequence[int],
+    cost: Sequence[float],
+    tickets: Sequence[int],
+    trains_left: int | None = None,
+) -> Plan:
+    """``plan_tickets(tables, status, weights, tickets, trains_left)`` given the edge costs
+    ``cost = costs_for(status, weights)`` (for callers that build them in one pass: :func:`hand_costs`)."""
+    plan = Plan()
+    _plan_onto(tables, status, list(cost), plan, tickets, INF if trains_left is None else float(trains_left))
+    return plan
+
+
+def _copy_plan(plan: Plan) -> Plan:
+    return Plan(
+        routes=list(plan.routes),
+        use=dict(plan.use),
+        remaining=dict(plan.remaining),
+        completed=list(plan.completed),
+        infeasible=list(plan.infeasible),
+        trains=plan.trains,
+        ticket_routes=dict(plan.ticket_routes),
+    )
+
+
+def plan_choices(
+    tables: BoardTables,
+    status: Sequence[int],
+    weights: Sequence[float],
+    held: Sequence[int],
+    choices: Sequence[Sequence[int]],
+    trains_left: int | None = None,
+) -> list[Plan]:
+    """For each ticket order in ``choices``, the plan of ``held`` and then its tickets.
+
+    Each plan is ``plan_tickets(tables, status, weights, choice, trains_left, start=plan_tickets(
+    tables, status, weights, held, trains_left))``; choices that start with the same tickets
+    share the planning of those (ticket offers are planned as every subset of the offer).
+    """
+    cost = costs_for(status, weights)
+    root = Plan()
+    budget = _plan_onto(tables, status, cost, root, held, INF if trains_left is None else float(trains_left))
+    # A planned prefix of choice tickets -> its plan, its edge costs and the trains left.
+    planned: dict[tuple[int, ...], tuple[Plan, list[float], float]] = {(): (root, cost, budget)}
+    out: list[Plan] = []
+    for choice in choices:
+        order = tuple(choice)
+        size = len(order)
+        while order[:size] not in planned:
+            size -= 1
+        plan, cost, budget = planned[order[:size]]
+        for end in range(size + 1, len(order) + 1):
+            plan, cost = _copy_plan(plan), list(cost)
+            budget = _plan_onto(tables, status, cost, plan, order[end - 1 : end], budget)
+            planned[order[:end]] = (plan, cost, budget)
+        out.append(plan)
+    return out
+
+
+def _plan_onto(
+    tables: BoardTables,
+    status: Sequence[int],
+    cost: list[float],
+    plan: Plan,
+    tickets: Sequence[int],
+    budget: float,
+) -> float:
+    """Add ``tickets`` to ``plan`` in order (the work of :func:`plan_tickets`); returns the budget left.
+
+    ``cost`` is updated as routes get planned (0 for them, INF for their twins).
+    """
+    ticket_a, ticket_b = tables.ticket_a, tables.ticket_b
+    for t in tickets:
+        dist, via = dijkstra(tables, cost, ticket_a[t], ticket_b[t])
+        budget = _add_ticket(tables, status, cost, plan, t, dist, via, budget)
+    return budget
+
+
+def _add_ticket(
+    tables: BoardTables,
+    status: Sequence[int],
+    cost: list[float],
+    plan: Plan,
+    ticket: int,
+    dist: list[float],
+    via: list[int],
+    budget: float,
+) -> float:
+    """Add ``ticket`` to ``plan`` along the path its search (``dist``, ``via``) found."""
+    a, b = tables.ticket_a[ticket], tables.ticket_b[ticket]
+    total = dist[b]
+    if total == INF:
+        plan.infeasible.append(ticket)
+        return budget
+    route_a, route_b = tables.route_a, tables.route_b
+    path: list[int] = []
+    city = b
+    while city != a:
+        rid = via[city]
+        path.append(rid)
+        city = route_a[rid] if route_b[rid] == city else route_b[rid]
+    path.reverse()
+    new = [r for r in path if cost[r] > 0.0]
+    length = tables.length
+    trains = 0
+    for r in new:
+        trains += length[r]
+    if trains > budget:
+        plan.infeasible.append(ticket)
+        return budget
+    plan.remaining[ticket] = total
+    needed = [r for r in path if status[r] != OWN]
+    if not needed:
+        plan.completed.append(ticket)  # then no route is new either: own routes cost 0
+    plan.ticket_routes[ticket] = needed
+    use = plan.use
+    for r in needed:
+        use[r] = use.get(r, 0) + 1
+    twin = tables.twin
+    for r in new:
+        plan.routes.append(r)
+        cost[r] = 0.0
+        if twin[r] >= 0:
+            cost[twin[r]] = INF
+    plan.trains += trains
+    return budget - trains
 
 
 # ---------------------------------------------------------------- cards

@@ -1,0 +1,103 @@
+"""The shortcuts of the baselines give exactly what the direct computations give: the plans
+of every decision (costs from ``hand_costs``) and of ticket choices (:func:`plan_choices`, which
+shares the planning of common tickets) those of ``plan_tickets``, ``hand_costs`` the costs of
+the hand weights, the grouping of claims by route the claim-by-claim grouping."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+from ttr_nordic.ai import RouteFocusAgent, play_game
+from ttr_nordic.ai.baselines import Context, _split_legal
+from ttr_nordic.ai.planning import (
+    BLOCKED,
+    FREE,
+    OWN,
+    board_tables,
+    costs_for,
+    hand_costs,
+    hand_weights,
+    plan_choices,
+    plan_tickets,
+    route_status,
+)
+from ttr_nordic.engine import Action, Claim, GameState, PlayerView
+
+
+class _CheckedPlanning(RouteFocusAgent):
+    """Route Focus that also plans every decision with ``plan_tickets`` and compares."""
+
+    decisions = 0
+
+    def _context(self, view: PlayerView, legal: Sequence[Action]) -> Context:
+        ctx = super()._context(view, legal)
+        fresh = plan_tickets(
+            ctx.tables,
+            ctx.status,
+            self._plan_weights(ctx.tables, view),
+            self._order(ctx.tables, view.tickets),
+            view.trains[view.player],
+        )
+        assert dataclasses.asdict(ctx.plan) == dataclasses.asdict(fresh)
+        _CheckedPlanning.decisions += 1
+        return ctx
+
+
+def test_route_focus_plans_are_those_of_plan_tickets() -> None:
+    for seed, players in [(s, 2) for s in range(6)] + [(s, 3) for s in range(3)]:
+        seats = [_CheckedPlanning(seed=seed * players + q) for q in range(players)]
+        assert play_game(seats, seed=seed).is_over
+    assert _CheckedPlanning.decisions > 500
+
+
+def test_plan_choices_equals_extending_the_held_plan() -> None:
+    rng = random.Random(11)
+    for seed in range(10):
+        game = GameState.new(players=2, seed=seed)
+        tables = board_tables(game.board)
+        for rid in rng.sample(range(len(game.route_owner)), 10):
+            game.route_owner[rid] = rng.randrange(2)
+        status = route_status(game.view(0))
+        tickets = rng.sample(range(len(game.board.tickets)), 8)
+        held, offer = tickets[:3], tickets[3:]
+        trains = rng.choice([None, 10, 25, 45])
+        choices = [list(c) for size in range(len(offer), 0, -1) for c in combinations(offer, size)]
+        rng.shuffle(choices)
+        plans = plan_choices(tables, status, tables.train_cost, held, choices, trains)
+        start = plan_tickets(tables, status, tables.train_cost, held, trains)
+        for choice, plan in zip(choices, plans, strict=True):
+            expected = plan_tickets(tables, status, tables.train_cost, choice, trains, start=start)
+            assert dataclasses.asdict(plan) == dataclasses.asdict(expected)
+
+
+def test_hand_costs_equal_costs_of_hand_weights() -> None:
+    rng = random.Random(5)
+    tables = board_tables(GameState.new(players=2, seed=1).board)
+    for _ in range(300):
+        hand = [rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in range(9)]
+        status = [rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes)]
+        weights = rng.choice([tables.train_cost, tables.long_cost])
+        beta = rng.choice([0.0, 0.1, 0.25])
+        expected = costs_for(status, hand_weights(tables, weights, hand, beta))
+        assert hand_costs(tables, weights, hand, beta, status) == expected
+
+
+def test_claims_are_grouped_as_listed_in_any_order() -> None:
+    """The run-wise grouping of the engine's listing equals grouping claim by claim, also for
+    listings in another order (draws among the claims, a route's claims apart)."""
+    rng = random.Random(2)
+    for seed in range(40):
+        game = GameState.new(players=2, seed=seed)
+        game.hands[0] = [rng.randrange(6) for _ in range(9)]
+        legal = game.legal_action_list()
+        for listing in (legal, rng.sample(legal, len(legal)), tuple(legal)):
+            claims, others = _split_legal(listing)
+            expected: dict[int, list[Action]] = {}
+            for action in listing:
+                if isinstance(action, Claim):
+                    expected.setdefault(action.route, []).append(action)
+            assert claims == expected and list(claims) == list(expected)
+            assert list(others) == [a for a in listing if not isinstance(a, Claim)]
