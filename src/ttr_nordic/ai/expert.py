@@ -50,7 +50,7 @@ from ..engine import (
 )
 from .baselines import RouteFocusAgent
 from .inference import TicketInference, assign_tickets
-from .planning import BLOCKED, FREE, OWN, BoardTables, board_tables, plan_tickets
+from .planning import BoardTables, board_tables, plan_tickets, route_status
 
 #: At most this many ticket choices are searched (the best by Route Focus's own estimate).
 MAX_KEEP_CANDIDATES = 8
@@ -85,24 +85,10 @@ def leaf_value(state: GameState, player: int) -> float:
     return margin + WIN_BONUS * p_win
 
 
-def status_for(view: PlayerView, player: int) -> list[int]:
+def status_for(view: PlayerView, player: int) -> tuple[int, ...]:
     """``OWN``/``FREE``/``BLOCKED`` for each route from ``player``'s side, from public facts
-    (owners and trains): what :func:`~.planning.route_status` gives for the viewer."""
-    tables = board_tables(view.board)
-    owner = view.route_owner
-    two = view.num_players == 2
-    trains = view.trains[player]
-    out: list[int] = []
-    for rid, holder in enumerate(owner):
-        if holder == player:
-            out.append(OWN)
-        elif holder != -1:
-            out.append(BLOCKED)
-        else:
-            twin = tables.twin[rid]
-            closed = twin >= 0 and owner[twin] != -1 and (owner[twin] == player or two)
-            out.append(BLOCKED if closed or tables.length[rid] > trains else FREE)
-    return out
+    (owners and trains): what :func:`~.planning.route_status` gives in ``player``'s own view."""
+    return route_status(view, player=player)
 
 
 def rollout_value(state: GameState, player: int, objective: str = "margin") -> float:

@@ -144,12 +144,13 @@ _STATUS_CACHE: dict[tuple[tuple[int, ...], int, int, int, bool], tuple[int, ...]
 _STATUS_CACHE_SIZE: Final = 50_000
 
 
-def route_status(view: PlayerView, respect_trains: bool = True) -> tuple[int, ...]:
-    """``OWN``, ``FREE`` or ``BLOCKED`` for each route, from ``view.player``'s side.
+def route_status(view: PlayerView, respect_trains: bool = True, player: int | None = None) -> tuple[int, ...]:
+    """``OWN``, ``FREE`` or ``BLOCKED`` for each route, from ``view.player``'s side (or
+    ``player``'s: owners and trains are public).
 
     With ``respect_trains``, a free route longer than the player's trains left is ``BLOCKED``.
     """
-    me = view.player
+    me = view.player if player is None else player
     trains = view.trains[me] if respect_trains else 1_000
     key = (view.route_owner, me, view.num_players, trains, respect_trains)
     cached = _STATUS_CACHE.get(key)
