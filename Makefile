@@ -38,8 +38,8 @@ system-deps:
 	bash scripts/system-deps.sh
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts examples
+	$(BIN)/ruff format --check src tests benchmarks scripts examples
 
 types: $(STAMP)
 	$(BIN)/mypy
