@@ -68,3 +68,15 @@ def test_tournament_workers_leave_when_their_parent_is_killed() -> None:
         for pid in workers:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_pool_workers_start_warm_and_frozen() -> None:
+    """A worker has loaded the engine and frozen what was alive after warming up, so the garbage
+    collector does not walk the board and the engine's tables again during the games."""
+    import gc
+
+    from ttr_nordic.sim.workers import spawn_pool
+
+    with spawn_pool(1) as pool:
+        frozen = pool.submit(gc.get_freeze_count).result(timeout=60)
+    assert frozen > 10_000
