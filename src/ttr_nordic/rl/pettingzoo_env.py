@@ -19,7 +19,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView
+from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView, make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
@@ -138,7 +138,8 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         if self._encoded_at.get(seat) != self._steps:
             if self.state is None:
                 raise RuntimeError("call reset() before observe()")
-            self._vectors[seat] = self._encoder.update(self.state.view(seat, log=False))
+            # The engine's step view: the view's fields the vector needs, cheaper to build.
+            self._vectors[seat] = self._encoder.update(make_step_view(self.state, seat))
             self._encoded_at[seat] = self._steps
         return {"observation": self._vectors[seat].copy(), "action_mask": self.action_mask(agent)}
 
