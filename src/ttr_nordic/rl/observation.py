@@ -193,6 +193,12 @@ def encode_view(view: AnyView) -> NDArray[np.float32]:
 
 _ZEROS = [0.0] * 64  # sliced: a fresh list of zeros
 
+# c / 12, c / 157 and c / 40 for every count c of cards or trains (157 cards, 40 trains): the
+# encoder looks the scaled value up instead of dividing (the same float).
+_TWELFTHS = tuple(c / 12 for c in range(158))
+_DECK_SHARES = tuple(c / 157 for c in range(158))
+_FORTIETHS = tuple(c / 40 for c in range(158))
+
 
 HAND_START = ROUTES_END
 KNOWN_START = HAND_START + NUM_KINDS
@@ -298,13 +304,13 @@ class _SeatVector:
         counts, before = view.hand, last.hand
         if counts != before:
             for kind in compress(_INDICES, map(ne, counts, before)):
-                cells[HAND_START + kind] = counts[kind] / 12
+                cells[HAND_START + kind] = _TWELFTHS[counts[kind]]
         known, last_known = view.known_cards, last.known_cards
         for start, seat in self.opponents:
             counts, before = known[seat], last_known[seat]
             if counts != before:
                 for kind in compress(_INDICES, map(ne, counts, before)):
-                    cells[start + kind] = counts[kind] / 12
+                    cells[start + kind] = _TWELFTHS[counts[kind]]
         display, last_display = view.display, last.display
         if display != last_display:
             for slot in compress(_INDICES, map(ne, display, last_display)):
@@ -314,15 +320,15 @@ class _SeatVector:
                 if new >= 0:
                     cells[DISPLAY_START + slot * NUM_KINDS + new] = 1.0
         if view.deck_count != last.deck_count:
-            cells[PILES_START] = view.deck_count / 157
+            cells[PILES_START] = _DECK_SHARES[view.deck_count]
         counts, before = view.discard, last.discard
         if counts != before:
             for kind in compress(_INDICES, map(ne, counts, before)):
-                cells[PILES_START + 1 + kind] = counts[kind] / 12
+                cells[PILES_START + 1 + kind] = _TWELFTHS[counts[kind]]
         values = view.trains
         if values != last.trains:
             for base, seat in self.seats:
-                cells[base] = values[seat] / 40
+                cells[base] = _FORTIETHS[values[seat]]
         values = view.scores
         if values != last.scores:
             for base, seat in self.seats:
@@ -330,19 +336,20 @@ class _SeatVector:
         values = view.hand_sizes
         if values != last.hand_sizes:
             for base, seat in self.seats:
-                cells[base + 2] = values[seat] / 40
+                cells[base + 2] = _FORTIETHS[values[seat]]
         phase, last_phase = view.phase, last.phase
         if phase is not last_phase:
             # PHASES.index compares by identity; a dict lookup would call Enum's Python __hash__.
             cells[PHASE_START + PHASES.index(last_phase)] = 0.0
             cells[PHASE_START + PHASES.index(phase)] = 1.0
-        turn = -1 if phase is _GAME_OVER else (view.current - me) % n
-        last_turn = -1 if last_phase is _GAME_OVER else (last.current - me) % n
-        if turn != last_turn:
-            if last_turn >= 0:
-                cells[TURN_START + last_turn] = 0.0
-            if turn >= 0:
-                cells[TURN_START + turn] = 1.0
+        if phase is not last_phase or view.current != last.current:
+            turn = -1 if phase is _GAME_OVER else (view.current - me) % n
+            last_turn = -1 if last_phase is _GAME_OVER else (last.current - me) % n
+            if turn != last_turn:
+                if last_turn >= 0:
+                    cells[TURN_START + last_turn] = 0.0
+                if turn >= 0:
+                    cells[TURN_START + turn] = 1.0
         # The parts that change seldom (tickets, the final round, tunnels) are compared at once.
         rare = (
             view.tickets,
