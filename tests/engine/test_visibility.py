@@ -8,8 +8,9 @@ import random
 import pytest
 from builders import GREEN, LOCO, RED, build, claim, counts, full_game
 
-from ttr_nordic.engine import DrawFaceUp, GameState, PlayerView, StepView, make_step_view
+from ttr_nordic.engine import DrawFaceUp, GameState, PlayerView
 from ttr_nordic.engine.actions import DECLINE_TUNNEL, DRAW_BLIND
+from ttr_nordic.engine.view import StepView, make_step_view
 
 
 def test_public_and_secret_parts_of_a_view() -> None:

@@ -9,7 +9,8 @@ import random
 import numpy as np
 from numpy.typing import NDArray
 
-from ttr_nordic.engine import Claim, GameState, Phase, PlayerView, StepView, make_step_view
+from ttr_nordic.engine import Claim, GameState, Phase, PlayerView
+from ttr_nordic.engine.view import StepView, make_step_view
 from ttr_nordic.rl.observation import (
     NUM_KINDS,
     NUM_ROUTES,

@@ -31,7 +31,7 @@ from .legal import LegalActions
 from .record import GameRecord
 from .scoring import GameResult, PlayerResult, TicketResult
 from .state import GameState
-from .view import PlayerView, StepView, determinize, make_step_view
+from .view import PlayerView, determinize
 
 __all__ = [
     "CARD_LETTERS",
@@ -69,13 +69,11 @@ __all__ = [
     "RecordError",
     "Route",
     "RouteKind",
-    "StepView",
     "Ticket",
     "TicketResult",
     "TunnelAttempt",
     "determinize",
     "load_board",
-    "make_step_view",
     "parse_action",
     "parse_cards",
 ]

@@ -37,7 +37,8 @@ from typing import Protocol, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from ttr_nordic.engine import Board, Phase, PlayerView, StepView
+from ttr_nordic.engine import Board, Phase, PlayerView
+from ttr_nordic.engine.view import StepView
 
 NUM_ROUTES = 81
 NUM_TICKETS = 46

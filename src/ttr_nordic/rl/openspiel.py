@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView, make_step_view
+from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
+from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder

@@ -25,7 +25,8 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
-from ttr_nordic.engine import GameState, make_step_view
+from ttr_nordic.engine import GameState
+from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder

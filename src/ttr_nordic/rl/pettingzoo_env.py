@@ -19,7 +19,8 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView, make_step_view
+from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView
+from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
