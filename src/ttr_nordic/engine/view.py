@@ -90,11 +90,11 @@ class PlayerView:
 
 
 class StepView:
-    """The part of ``player``'s :class:`PlayerView` that changes from decision to decision: the
-    same fields with the same values (no log, no first player or turn count, no returned
-    tickets, no end result), built for code that needs a fresh view at every step, such as
-    an environment's observation (:func:`make_step_view`, about two thirds of the cost of a
-    view without its log). Treat it as read-only, like the view."""
+    """The fields of ``player``'s :class:`PlayerView` that an observation reads, with the same
+    values: all but the log, the first player, the turn count, returned tickets, consecutive
+    passes and the end result. For code that needs a fresh view at every step, such as an
+    environment's observations: :func:`make_step_view` builds it for about two thirds of the
+    cost of a view without its log. Treat it as read-only, like the view."""
 
     __slots__ = (
         "board",
