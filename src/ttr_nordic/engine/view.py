@@ -277,7 +277,7 @@ def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
 
 def make_step_view(state: GameCore, player: int) -> StepView:
     """``player``'s :class:`StepView` of ``state``: the fields of ``make_view(state, player)``
-    that change from step to step, with the same values (the same rules of what a player sees)."""
+    that an observation reads, with the same values (the same rules of what a player sees)."""
     if not 0 <= player < state.num_players:
         raise ValueError(f"no player {player} in a {state.num_players}-player game")
     hands = state.hands

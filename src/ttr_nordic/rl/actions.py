@@ -284,6 +284,7 @@ class ActionSpace:
     def _remember_listing(
         self, key: tuple[int, ...], actions: tuple[Action, ...], found: list[int]
     ) -> tuple[tuple[Action, ...], list[int]]:
+        """Store a listing's ids under ``key``, with the actions whose id()s make the key."""
         if len(self._listing_ids) >= _LISTING_CACHE_LIMIT:
             self._listing_ids.clear()
         known = self._listing_ids[key] = (actions, found)
