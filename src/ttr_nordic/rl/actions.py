@@ -226,7 +226,7 @@ class ActionSpace:
             action = actions[index]
             kind = type(action)
             if kind is Claim:
-                claim = cast(Claim, action)
+                claim: Claim = action  # type: ignore[assignment]  # checked above; cast() costs a call
                 payment = claim.payment
                 key = (claim.route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
                 offset = claim_index.get(key)
@@ -263,8 +263,12 @@ class ActionSpace:
             key = tuple(map(id, actions))
             known = self._listing_ids.get(key)
             if known is None:
-                offer = state.offers[state.current]
-                found = [self._encode_keep(cast(KeepTickets, action), offer) for action in actions]
+                # Each keep's id from the bits of its tickets' places in the sorted offer (the
+                # engine lists subsets of the offer only; encode() checks a caller's keeps).
+                bits = {ticket: 1 << place for place, ticket in enumerate(sorted(state.offers[state.current]))}
+                first = self.keep - 1
+                keeps = cast(list[KeepTickets], actions)
+                found = [first + sum(map(bits.__getitem__, keep.tickets)) for keep in keeps]
                 known = self._remember_listing(key, tuple(actions), found)
             return known[1][:]
         objects = [*map(id, actions)]

@@ -125,12 +125,11 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
-        if agent != self.agent_selection or self.state is None or self.state.is_over:
-            return np.zeros(self.space.size, dtype=np.int8)
         mask = np.zeros(self.space.size, dtype=np.int8)
-        cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
-        for action_id in self._legal_ids:
-            cells[action_id] = 1
+        if agent == self.agent_selection:  # no legal ids before the deal or once the game is over
+            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+            for action_id in self._legal_ids:
+                cells[action_id] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
