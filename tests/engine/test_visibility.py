@@ -5,10 +5,12 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from builders import GREEN, LOCO, RED, build, claim, counts, full_game
 
-from ttr_nordic.engine import DrawFaceUp
+from ttr_nordic.engine import DrawFaceUp, GameState, PlayerView
 from ttr_nordic.engine.actions import DECLINE_TUNNEL, DRAW_BLIND
+from ttr_nordic.engine.view import StepView, make_step_view
 
 
 def test_public_and_secret_parts_of_a_view() -> None:
@@ -76,3 +78,30 @@ def test_a_view_without_log_differs_only_in_the_log() -> None:
         full, bare = state.view(player), state.view(player, log=False)
         assert full.log and bare.log == ()
         assert dataclasses.replace(full, log=()) == bare
+
+
+def test_a_step_view_holds_the_views_values_at_every_step() -> None:
+    """``make_step_view`` applies the same rules of what a player sees as ``make_view``: each of
+    its fields equals the view's, for every seat after every step of random 2- and 3-player games
+    (tunnels, the final round and the end included), and it has no field the view lacks."""
+    fields = {f.name for f in dataclasses.fields(PlayerView)}
+    assert set(StepView.__slots__) <= fields
+    rng = random.Random(21)
+    checked = tunnels = 0
+    for g in range(6):
+        state = GameState.new(players=2 + g % 2, seed=40 + g)
+        while True:
+            for player in range(state.num_players):
+                view, step = state.view(player, log=False), make_step_view(state, player)
+                assert {name: getattr(step, name) for name in StepView.__slots__} == {
+                    name: getattr(view, name) for name in StepView.__slots__
+                }
+                assert step.ticket_status() == view.ticket_status()
+                checked += 1
+            tunnels += state.tunnel is not None
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_action_list()))
+    assert checked > 1000 and tunnels > 0
+    with pytest.raises(ValueError, match="no player 2"):
+        make_step_view(GameState.new(players=2, seed=1), 2)

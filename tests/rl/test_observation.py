@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ttr_nordic.engine import Claim, GameState, Phase, PlayerView
+from ttr_nordic.engine.view import StepView, make_step_view
 from ttr_nordic.rl.observation import (
     NUM_KINDS,
     NUM_ROUTES,
@@ -111,6 +112,8 @@ def test_observation_is_unchanged_when_hidden_information_is_redealt() -> None:
                 assert obs.shape == (SIZE,) and obs.dtype == np.float32
                 redealt = view.determinize(rng)
                 assert np.array_equal(encode_view(redealt.view(player, log=False)), obs)
+                # The environments encode the engine's step view: re-dealt, it changes nothing either.
+                assert np.array_equal(encode_view(make_step_view(redealt, player)), obs)
                 checked += 1
             state.apply(rng.choice(state.legal_action_list()))
     assert checked > 1000
@@ -156,9 +159,10 @@ def test_incremental_encoder_equals_a_fresh_encoding_after_every_step() -> None:
 
 def test_incremental_encoder_follows_any_view_with_any_other() -> None:
     """Views of unrelated positions in random order (other games, player counts and seats, a
-    network that loses routes, re-dealt states): each update still equals a fresh encoding."""
+    network that loses routes, re-dealt states, step views mixed with full views): each update
+    still equals a fresh encoding."""
     rng = random.Random(12)
-    views: list[PlayerView] = []
+    views: list[PlayerView | StepView] = []
     for g in range(6):
         state = GameState.new(players=2 + g % 2, seed=700 + g)
         while not state.is_over:
@@ -166,6 +170,7 @@ def test_incremental_encoder_follows_any_view_with_any_other() -> None:
                 view = state.view(rng.randrange(state.num_players), log=False)
                 views.append(view)
                 views.append(view.determinize(rng).view(view.player, log=False))
+                views.append(make_step_view(state, rng.randrange(state.num_players)))
             state.apply(rng.choice(state.legal_action_list()))
         views.append(state.view(0, log=False))
     rng.shuffle(views)

@@ -116,12 +116,14 @@ class ActionSpace:
     # other claim object has been seen with that slot (``_slot_owner``): then no two claims
     # listed together can want it. Keeps (their id depends on the offer) and claims of slots
     # seen with two objects (``_shared_slots``) are marked ``_BY_LISTING``: their ids are
-    # worked out per listing and remembered by the listing's action objects (``_listing_ids``;
-    # an entry holds its actions, so their id()s stay theirs).
+    # worked out per listing and remembered (``_listing_ids``; an entry holds its actions, so
+    # their id()s stay theirs) by the listing's keeps, or by its claims of slotted routes
+    # (``_slotted``: their id()s), the only actions that decide one another's slots.
     _fixed_ids: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _held: list[Action] = field(default_factory=list, compare=False, hash=False, repr=False)
     _slot_owner: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _shared_slots: set[int] = field(default_factory=set, compare=False, hash=False, repr=False)
+    _slotted: set[int] = field(default_factory=set, compare=False, hash=False, repr=False)
     _listing_ids: dict[tuple[int, ...], tuple[tuple[Action, ...], list[int]]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
@@ -216,14 +218,15 @@ class ActionSpace:
             held.clear()
             self._slot_owner.clear()
             self._shared_slots.clear()
+            self._slotted.clear()
             self._listing_ids.clear()
-        owners, shared = self._slot_owner, self._shared_slots
+        owners, shared, slotted = self._slot_owner, self._shared_slots, self._slotted
         ids = list(map(fixed.get, map(id, actions), repeat(-1)))
         for index in compress(range(len(ids)), map(eq, ids, repeat(-1))):
             action = actions[index]
             kind = type(action)
             if kind is Claim:
-                claim = cast(Claim, action)
+                claim: Claim = action  # type: ignore[assignment]  # checked above; cast() costs a call
                 payment = claim.payment
                 key = (claim.route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
                 offset = claim_index.get(key)
@@ -231,6 +234,7 @@ class ActionSpace:
                     offset = self._claim_offset(claim.route, key[1], payment)  # raises, naming the claim
                 action_id = self.claim + offset
                 if claim.route in self.slotted_routes:
+                    slotted.add(id(action))
                     owner = owners.setdefault(action_id, id(action))
                     if action_id in shared:
                         action_id = _BY_LISTING
@@ -247,27 +251,48 @@ class ActionSpace:
         return ids
 
     def _ids_of_listing(self, state: GameState, actions: list[Action], ids: list[int]) -> list[int]:
-        """The ids of a listing with keeps or claims of shared slots, remembered by its actions."""
-        key = tuple(map(id, actions))
+        """``ids`` (a fresh list) completed for a listing with keeps or claims of shared slots.
+
+        A ticket choice is remembered by its keeps. In other listings only the claims of
+        slotted routes decide one another's slots, so their ids are remembered by those claims
+        alone: the rest of a listing changes with the hand, and keying on it missed nine times
+        in ten.
+        """
+        if type(actions[0]) is KeepTickets:
+            # A ticket choice lists only keeps, the whole offer first.
+            key = tuple(map(id, actions))
+            known = self._listing_ids.get(key)
+            if known is None:
+                # Each keep's id from the bits of its tickets' places in the sorted offer (the
+                # engine lists subsets of the offer only; encode() checks a caller's keeps).
+                bits = {ticket: 1 << place for place, ticket in enumerate(sorted(state.offers[state.current]))}
+                first = self.keep - 1
+                keeps = cast(list[KeepTickets], actions)
+                found = [first + sum(map(bits.__getitem__, keep.tickets)) for keep in keeps]
+                known = self._remember_listing(key, tuple(actions), found)
+            return known[1][:]
+        objects = [*map(id, actions)]
+        positions = [*compress(range(len(objects)), map(self._slotted.__contains__, objects))]
+        key = tuple(map(objects.__getitem__, positions))
         known = self._listing_ids.get(key)
         if known is None:
-            if type(actions[0]) is KeepTickets:
-                # A ticket choice lists only keeps, the whole offer first.
-                offer = state.offers[state.current]
-                found = [self._encode_keep(cast(KeepTickets, action), offer) for action in actions]
-            else:
-                found = ids[:]
-                routes = self.slotted_routes
-                slotted = [i for i, a in enumerate(actions) if type(a) is Claim and a.route in routes]
-                by_id: dict[int, Action] = {}
-                self._assign_slots([cast(Claim, actions[i]) for i in slotted], by_id)
-                slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
-                for i in slotted:
-                    found[i] = slot_of[id(actions[i])]
-            if len(self._listing_ids) >= _LISTING_CACHE_LIMIT:
-                self._listing_ids.clear()
-            known = self._listing_ids[key] = (tuple(actions), found)
-        return known[1][:]
+            claims = [cast(Claim, actions[i]) for i in positions]
+            by_id: dict[int, Action] = {}
+            self._assign_slots(claims, by_id)
+            slot_of = {id(claim): action_id for action_id, claim in by_id.items()}
+            known = self._remember_listing(key, tuple(claims), [slot_of[k] for k in key])
+        for position, action_id in zip(positions, known[1], strict=True):
+            ids[position] = action_id
+        return ids
+
+    def _remember_listing(
+        self, key: tuple[int, ...], actions: tuple[Action, ...], found: list[int]
+    ) -> tuple[tuple[Action, ...], list[int]]:
+        """Store a listing's ids under ``key``, with the actions whose id()s make the key."""
+        if len(self._listing_ids) >= _LISTING_CACHE_LIMIT:
+            self._listing_ids.clear()
+        known = self._listing_ids[key] = (actions, found)
+        return known
 
     def _assign_slots(self, claims: list[Claim], out: dict[int, Action]) -> None:
         """Give each claim of a gray ferry or Murmansk-Lieksa its own id (see the module docstring)."""

@@ -1,4 +1,5 @@
-"""A fixed-size encoding of one player's view (``PlayerView``), built from the view only.
+"""A fixed-size encoding of one player's view (``PlayerView``, or the engine's cheaper per-step
+``StepView`` with the same fields), built from the view only.
 
 :func:`encode_view` builds the vector from scratch; :class:`ObservationEncoder` keeps it up to
 date from view to view (what the environments use), with the same result.
@@ -37,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ttr_nordic.engine import Board, Phase, PlayerView
+from ttr_nordic.engine.view import StepView
 
 NUM_ROUTES = 81
 NUM_TICKETS = 46
@@ -59,6 +61,9 @@ SIZE = (
 )
 
 
+AnyView = PlayerView | StepView
+"""What the encoding reads: a view, or the engine's step view of the same fields."""
+
 ROUTES_END = NUM_ROUTES * SEATS
 """The route-owner part is ``out[:ROUTES_END]``."""
 TICKETS_START = ROUTES_END + NUM_KINDS + 2 * NUM_KINDS + 5 * NUM_KINDS + 11
@@ -72,7 +77,7 @@ _CACHE_LIMIT = 4096
 _GAME_OVER = Phase.GAME_OVER
 
 
-def _ticket_status(view: PlayerView) -> list[tuple[int, bool]]:
+def _ticket_status(view: AnyView) -> list[tuple[int, bool]]:
     """``view.ticket_status()``, remembered per ticket and set of the player's own routes.
 
     The engine is asked only when a ticket was not seen with these routes yet.
@@ -93,7 +98,7 @@ def _ticket_status(view: PlayerView) -> list[tuple[int, bool]]:
     return [(t, known[t]) for t in view.tickets]
 
 
-def _route_part(view: PlayerView) -> NDArray[np.float32]:
+def _route_part(view: AnyView) -> NDArray[np.float32]:
     """The route-owner part (changes only on claims): remembered by the owners."""
     key = (id(view.board), view.route_owner, view.player, view.num_players)
     part = _ROUTE_PARTS.get(key)
@@ -107,7 +112,7 @@ def _route_part(view: PlayerView) -> NDArray[np.float32]:
     return part
 
 
-def _ticket_part(view: PlayerView) -> NDArray[np.float32]:
+def _ticket_part(view: AnyView) -> NDArray[np.float32]:
     """Own tickets with completion, and the offer (change on claims and ticket choices)."""
     key = (id(view.board), view.route_owner, view.player, view.tickets, view.offered_tickets)
     part = _TICKET_PARTS.get(key)
@@ -124,7 +129,7 @@ def _ticket_part(view: PlayerView) -> NDArray[np.float32]:
     return part
 
 
-def encode_view(view: PlayerView) -> NDArray[np.float32]:
+def encode_view(view: AnyView) -> NDArray[np.float32]:
     """The observation vector of ``view`` (see the module docstring for the layout).
 
     A fresh array each call. The parts that change every step are built as one Python list
@@ -189,6 +194,12 @@ def encode_view(view: PlayerView) -> NDArray[np.float32]:
 
 _ZEROS = [0.0] * 64  # sliced: a fresh list of zeros
 
+# c / 12, c / 157 and c / 40 for every count c of cards or trains (157 cards, 40 trains): the
+# encoder looks the scaled value up instead of dividing (the same float).
+_TWELFTHS = tuple(c / 12 for c in range(158))
+_DECK_SHARES = tuple(c / 157 for c in range(158))
+_FORTIETHS = tuple(c / 40 for c in range(158))
+
 
 HAND_START = ROUTES_END
 KNOWN_START = HAND_START + NUM_KINDS
@@ -220,7 +231,7 @@ class ObservationEncoder:
         """Forget every seat's vector (nothing depends on it; this only frees memory)."""
         self._seats.clear()
 
-    def update(self, view: PlayerView) -> NDArray[np.float32]:
+    def update(self, view: AnyView) -> NDArray[np.float32]:
         """The vector of ``view``: the encoder's own array for that seat, changed by the next
         update for the seat. Copy it to keep it (:meth:`encode` does)."""
         seat = self._seats.get(view.player)
@@ -229,7 +240,7 @@ class ObservationEncoder:
         seat.update(view)
         return seat.array
 
-    def encode(self, view: PlayerView) -> NDArray[np.float32]:
+    def encode(self, view: AnyView) -> NDArray[np.float32]:
         """The vector of ``view`` as a fresh array (``encode_view(view)``, computed incrementally)."""
         return self.update(view).copy()
 
@@ -249,7 +260,7 @@ class _SeatVector:
         self.array = np.zeros(SIZE, dtype=np.float32)
         # Single cells are written through a memoryview: cheaper than numpy's item assignment.
         self.cells = cast(_Cells, self.array.data)
-        self.last: PlayerView | None = None
+        self.last: AnyView | None = None
         # Union-find parents over the cities, joined by the player's own routes: a claim joins
         # two cities instead of the engine working out the whole network again.
         self.network: list[int] = []
@@ -259,7 +270,7 @@ class _SeatVector:
         self.opponents: tuple[tuple[int, int], ...] = ()
         self.rare: tuple[object, ...] = ()  # the seldom-changing fields of ``last`` (see update)
 
-    def update(self, view: PlayerView) -> None:
+    def update(self, view: AnyView) -> None:
         last = self.last
         self.last = view
         if (
@@ -294,13 +305,13 @@ class _SeatVector:
         counts, before = view.hand, last.hand
         if counts != before:
             for kind in compress(_INDICES, map(ne, counts, before)):
-                cells[HAND_START + kind] = counts[kind] / 12
+                cells[HAND_START + kind] = _TWELFTHS[counts[kind]]
         known, last_known = view.known_cards, last.known_cards
         for start, seat in self.opponents:
             counts, before = known[seat], last_known[seat]
             if counts != before:
                 for kind in compress(_INDICES, map(ne, counts, before)):
-                    cells[start + kind] = counts[kind] / 12
+                    cells[start + kind] = _TWELFTHS[counts[kind]]
         display, last_display = view.display, last.display
         if display != last_display:
             for slot in compress(_INDICES, map(ne, display, last_display)):
@@ -310,15 +321,15 @@ class _SeatVector:
                 if new >= 0:
                     cells[DISPLAY_START + slot * NUM_KINDS + new] = 1.0
         if view.deck_count != last.deck_count:
-            cells[PILES_START] = view.deck_count / 157
+            cells[PILES_START] = _DECK_SHARES[view.deck_count]
         counts, before = view.discard, last.discard
         if counts != before:
             for kind in compress(_INDICES, map(ne, counts, before)):
-                cells[PILES_START + 1 + kind] = counts[kind] / 12
+                cells[PILES_START + 1 + kind] = _TWELFTHS[counts[kind]]
         values = view.trains
         if values != last.trains:
             for base, seat in self.seats:
-                cells[base] = values[seat] / 40
+                cells[base] = _FORTIETHS[values[seat]]
         values = view.scores
         if values != last.scores:
             for base, seat in self.seats:
@@ -326,19 +337,20 @@ class _SeatVector:
         values = view.hand_sizes
         if values != last.hand_sizes:
             for base, seat in self.seats:
-                cells[base + 2] = values[seat] / 40
+                cells[base + 2] = _FORTIETHS[values[seat]]
         phase, last_phase = view.phase, last.phase
         if phase is not last_phase:
             # PHASES.index compares by identity; a dict lookup would call Enum's Python __hash__.
             cells[PHASE_START + PHASES.index(last_phase)] = 0.0
             cells[PHASE_START + PHASES.index(phase)] = 1.0
-        turn = -1 if phase is _GAME_OVER else (view.current - me) % n
-        last_turn = -1 if last_phase is _GAME_OVER else (last.current - me) % n
-        if turn != last_turn:
-            if last_turn >= 0:
-                cells[TURN_START + last_turn] = 0.0
-            if turn >= 0:
-                cells[TURN_START + turn] = 1.0
+        if phase is not last_phase or view.current != last.current:
+            turn = -1 if phase is _GAME_OVER else (view.current - me) % n
+            last_turn = -1 if last_phase is _GAME_OVER else (last.current - me) % n
+            if turn != last_turn:
+                if last_turn >= 0:
+                    cells[TURN_START + last_turn] = 0.0
+                if turn >= 0:
+                    cells[TURN_START + turn] = 1.0
         # The parts that change seldom (tickets, the final round, tunnels) are compared at once.
         rare = (
             view.tickets,
@@ -354,7 +366,7 @@ class _SeatVector:
             self._update_rare(view, last, own_routes_changed)
         self.rare = rare
 
-    def _update_rare(self, view: PlayerView, last: PlayerView, own_routes_changed: bool) -> None:
+    def _update_rare(self, view: AnyView, last: AnyView, own_routes_changed: bool) -> None:
         cells = self.cells
         if view.ticket_deck_count != last.ticket_deck_count:
             cells[PILES_START + 10] = view.ticket_deck_count / NUM_TICKETS
@@ -395,7 +407,7 @@ class _SeatVector:
                 cells[TUNNEL_START + 2 * NUM_KINDS] = tunnel.needed / 3
                 cells[TUNNEL_START + 2 * NUM_KINDS + 1] = float(tunnel.locomotive_only)
 
-    def _rebuild(self, view: PlayerView) -> None:
+    def _rebuild(self, view: AnyView) -> None:
         """Encode ``view`` from scratch (the first view, or one of another seat or board)."""
         n, me = view.num_players, view.player
         self.seats = tuple((SEATS_START + 5 * r, (me + r) % n) for r in range(n))
@@ -406,7 +418,7 @@ class _SeatVector:
         self.array[TICKETS_START:OFFER_START] = 0.0
         self._write_tickets(view)
 
-    def _write_tickets(self, view: PlayerView) -> None:
+    def _write_tickets(self, view: AnyView) -> None:
         """Own tickets and whether the player's network completes each."""
         cells, network, ends = self.cells, self.network, _ticket_ends(view.board)
         for ticket in view.tickets:
@@ -420,7 +432,7 @@ class _SeatVector:
             cells[TICKETS_START + 2 * ticket + 1] = 1.0 if a == b else 0.0
 
 
-def _network(view: PlayerView) -> list[int]:
+def _network(view: AnyView) -> list[int]:
     """Union-find parents over the cities joined by ``view.player``'s routes."""
     network = list(range(len(view.board.cities)))
     routes, me = view.board.routes, view.player

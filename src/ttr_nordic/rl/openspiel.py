@@ -28,6 +28,7 @@ import numpy as np
 import pyspiel
 
 from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
+from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
@@ -227,7 +228,7 @@ class TTRNordicObserver:
         if state.engine is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = self._encoder.update(state.engine.view(player, log=False))
+            self.tensor[:] = self._encoder.update(make_step_view(state.engine, player))
 
     def string_from(self, state: TTRNordicState, player: int) -> str:
         if state.engine is None:

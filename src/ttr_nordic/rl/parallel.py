@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
 from ttr_nordic.engine import GameState
+from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
@@ -101,7 +102,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
             cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
             for action_id in self._legal:
                 cells[action_id] = 1
-        return {"observation": self._encoder.encode(self.state.view(seat, log=False)), "action_mask": mask}
+        return {"observation": self._encoder.encode(make_step_view(self.state, seat)), "action_mask": mask}
 
     def _infos(self, illegal_by: str | None = None) -> dict[str, dict[str, Any]]:
         active = self.agent_to_move

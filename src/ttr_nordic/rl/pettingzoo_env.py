@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView
+from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
@@ -124,12 +125,11 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
-        if agent != self.agent_selection or self.state is None or self.state.is_over:
-            return np.zeros(self.space.size, dtype=np.int8)
         mask = np.zeros(self.space.size, dtype=np.int8)
-        cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
-        for action_id in self._legal_ids:
-            cells[action_id] = 1
+        if agent == self.agent_selection:  # no legal ids before the deal or once the game is over
+            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+            for action_id in self._legal_ids:
+                cells[action_id] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
@@ -138,7 +138,8 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         if self._encoded_at.get(seat) != self._steps:
             if self.state is None:
                 raise RuntimeError("call reset() before observe()")
-            self._vectors[seat] = self._encoder.update(self.state.view(seat, log=False))
+            # The engine's step view: the view's fields the vector needs, cheaper to build.
+            self._vectors[seat] = self._encoder.update(make_step_view(self.state, seat))
             self._encoded_at[seat] = self._steps
         return {"observation": self._vectors[seat].copy(), "action_mask": self.action_mask(agent)}
 
