@@ -14,13 +14,18 @@ that the policy costs about the same in every runner:
 
 Each runner first plays a short warm-up game set (untimed); then the runs alternate between the
 runners (the order reversed every other round) and run ``i`` of every runner plays seed ``i``.
-Prints the median of the runs per runner and ``env_steps_per_second N`` (PettingZoo) last; the
+Before each timed run what survived so far (the board, the claim caches, the wrappers' id tables)
+goes to the garbage collector's permanent generation with ``gc.freeze()``, as in
+``benchmarks/engine_speed.py`` and as a long simulation should after warming up; otherwise a full
+collection of those objects lands in whichever runner happens to be going (``--no-freeze``
+measures that way). Prints the median of the runs per runner and ``env_steps_per_second N`` (PettingZoo) last; the
 target is at least half of the engine's actions per second (``ratio_pettingzoo``).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -125,6 +130,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=5000, help="decisions per run")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=list(RUNNERS), default=list(RUNNERS), help="runners to time")
+    parser.add_argument(
+        "--no-freeze", action="store_true", help="leave the garbage collector alone (no gc.freeze() before each run)"
+    )
     args = parser.parse_args(argv)
     if args.steps < 1 or args.runs < 1:
         parser.error("--steps and --runs must be positive")
@@ -139,6 +147,9 @@ def main(argv: list[str] | None = None) -> None:
     rates: dict[str, list[float]] = {name: [] for name in args.only}
     for run in range(args.runs):
         for name in args.only if run % 2 == 0 else reversed(args.only):
+            if not args.no_freeze:
+                gc.collect()
+                gc.freeze()
             rates[name].append(RUNNERS[name](args.steps, run))
     medians = {name: statistics.median(found) for name, found in rates.items()}
     for name in args.only:
