@@ -83,9 +83,11 @@ def test_a_view_without_log_differs_only_in_the_log() -> None:
 def test_a_step_view_holds_the_views_values_at_every_step() -> None:
     """``make_step_view`` applies the same rules of what a player sees as ``make_view``: each of
     its fields equals the view's, for every seat after every step of random 2- and 3-player games
-    (tunnels, the final round and the end included), and it has no field the view lacks."""
-    fields = {f.name for f in dataclasses.fields(PlayerView)}
-    assert set(StepView.__slots__) <= fields
+    (tunnels, the final round and the end included), and it has no field the view lacks, each
+    declared with the view's type."""
+    declared = PlayerView.__annotations__
+    assert StepView.__slots__ == tuple(StepView.__annotations__)
+    assert {name: declared[name] for name in StepView.__slots__} == StepView.__annotations__
     rng = random.Random(21)
     checked = tunnels = 0
     for g in range(6):

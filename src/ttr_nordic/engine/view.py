@@ -96,30 +96,6 @@ class StepView:
     environment's observations: :func:`make_step_view` builds it for about two thirds of the
     cost of a view without its log. Treat it as read-only, like the view."""
 
-    __slots__ = (
-        "board",
-        "current",
-        "deck_count",
-        "discard",
-        "display",
-        "final_round_trigger",
-        "final_turns_left",
-        "hand",
-        "hand_sizes",
-        "known_cards",
-        "num_players",
-        "offer_counts",
-        "offered_tickets",
-        "phase",
-        "player",
-        "route_owner",
-        "scores",
-        "ticket_counts",
-        "ticket_deck_count",
-        "tickets",
-        "trains",
-        "tunnel",
-    )
     board: Board
     player: int
     num_players: int
@@ -142,6 +118,8 @@ class StepView:
     tunnel: TunnelAttempt | None
     final_turns_left: int
     final_round_trigger: int
+    # One slot per field above (the annotations are the single list of its fields).
+    __slots__ = tuple(__annotations__)
 
     def ticket_status(self) -> list[tuple[int, bool]]:
         """Own tickets with whether each is completed by own routes now (as :meth:`PlayerView.ticket_status`)."""
