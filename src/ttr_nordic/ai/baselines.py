@@ -53,7 +53,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter
@@ -74,6 +74,7 @@ from ..engine import (
     PlayerView,
 )
 from ..engine.cards import NUM_KINDS
+from ..engine.legal import LegalSequence
 from .planning import (
     FREE,
     INF,
@@ -112,7 +113,8 @@ class Context:
     tables: BoardTables
     status: tuple[int, ...]
     plan: Plan
-    claims: dict[int, list[Claim]] = field(default_factory=dict)
+    #: The legal claims by route (routes in listing order).
+    claims: Mapping[int, Sequence[Claim]] = field(default_factory=dict)
     #: The legal actions the claims were taken from, and the other actions among them, in order.
     legal: Sequence[Action] = ()
     others: list[Action] = field(default_factory=list)
@@ -153,6 +155,11 @@ class BaselineAgent:
     hand_beta: ClassVar[float] = 0.1
     #: Re-raise internal errors instead of falling back (for tests).
     strict: bool = False
+    #: The baselines never read the view's log (play_game then skips building it) and read
+    #: the legal actions as a sequence or through LegalSequence's methods (play_game may pass
+    #: one, whose ferry claims are worked out only for the routes looked at).
+    reads_log: ClassVar[bool] = False
+    accepts_legal_sequence: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -238,6 +245,8 @@ class BaselineAgent:
                 tables, status, cost, self._order(tables, view.tickets), view.trains[view.player]
             )
             self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
+        if type(legal) is LegalSequence:
+            return Context(view, tables, status, self._plan, _ClaimsByRoute(legal), legal, legal.others)
         claims, others = _split_legal(legal)
         return Context(view, tables, status, self._plan, claims, legal, others)
 
@@ -744,6 +753,41 @@ def _route_key() -> Callable[[Action], int]:
 
 
 _ROUTE_OF: Final = _route_key()
+
+
+class _ClaimsByRoute(Mapping[int, Sequence[Claim]]):
+    """The claims of a :class:`LegalSequence` by route, as :func:`_split_legal` groups them:
+    a route's claims are worked out when looked up, all of them when iterated."""
+
+    __slots__ = ("_legal", "_routes")
+
+    def __init__(self, legal: LegalSequence) -> None:
+        self._legal = legal
+        self._routes: list[int] | None = None
+
+    def _claim_routes(self) -> list[int]:
+        routes = self._routes
+        if routes is None:
+            routes = self._routes = self._legal.claim_routes()
+        return routes
+
+    def get(self, route: int, default: Sequence[Claim] | None = None) -> Sequence[Claim] | None:  # type: ignore[override]
+        return self._legal.claims_of(route) or default
+
+    def __getitem__(self, route: int) -> Sequence[Claim]:
+        claims = self._legal.claims_of(route)
+        if not claims:
+            raise KeyError(route)
+        return claims
+
+    def __contains__(self, route: object) -> bool:
+        return type(route) is int and bool(self._legal.claims_of(route))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._claim_routes())
+
+    def __len__(self) -> int:
+        return len(self._claim_routes())
 
 
 def _split_legal(legal: Sequence[Action]) -> tuple[dict[int, list[Claim]], list[Action]]:
