@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from ttr_nordic.ai import RandomAgent, RouteFocusAgent, play_game
 from ttr_nordic.ai.blocking import BlockingRouteFocusAgent
 from ttr_nordic.engine import Action, Phase, PlayerView
-from ttr_nordic.engine.legal import LegalSequence
 from ttr_nordic.sim.play import TimedAgent
 
 

@@ -132,6 +132,15 @@ class Context:
         me = self.view.player
         return min(t for q, t in enumerate(self.view.trains) if q != me)
 
+    def claim_candidates(self) -> Sequence[int]:
+        """The routes of :attr:`claims` in order, and possibly other routes with no claim among
+        them (from a LegalSequence, ferries whose claims are not worked out yet): for loops that
+        look a route's claims up and skip a route without any."""
+        claims = self.claims
+        if type(claims) is _ClaimsByRoute:
+            return claims.candidate_routes()
+        return list(claims)
+
 
 class BaselineAgent:
     """Shared machinery of the baselines: decision dispatch, ticket choice, card draws,
@@ -408,13 +417,14 @@ class BaselineAgent:
 
     def best_immediate_claim(self, ctx: Context, minimum: float = 0.0) -> Claim | None:
         """The claim worth most right now (at least ``minimum``), or None."""
-        if not ctx.claims:
+        routes = ctx.claim_candidates()
+        if not routes:
             return None
         labels = components(ctx.tables, ctx.status)
         targets = self.targets(ctx)
         best: Claim | None = None
         best_key: tuple[float, float] = (-INF, 0.0)
-        for route in ctx.claims:
+        for route in routes:
             value = self.immediate_value(ctx, route, labels)
             if value < minimum:
                 continue
@@ -437,7 +447,7 @@ class BaselineAgent:
         reserved = reserved_kinds(tables, targets, ctx.view.hand)
         best: Claim | None = None
         best_key = (-INF, 0.0)
-        for route in ctx.claims:
+        for route in ctx.claim_candidates():
             if tables.length[route] > spare or tables.points[route] < min_points or route in ctx.plan.use:
                 continue
             action = self.claim(ctx, route, targets)
@@ -646,7 +656,7 @@ class OneStepThinkingAgent(BaselineAgent):
                 best, best_key = action, key
 
         reserved = reserved_kinds(tables, targets, view.hand)
-        for route in ctx.claims:
+        for route in ctx.claim_candidates():
             action = self.claim(ctx, route, targets)
             if action is None:
                 continue
@@ -770,6 +780,10 @@ class _ClaimsByRoute(Mapping[int, Sequence[Claim]]):
         if routes is None:
             routes = self._routes = self._legal.claim_routes()
         return routes
+
+    def candidate_routes(self) -> list[int]:
+        """The routes of the listing, some of them perhaps without claims (nothing worked out)."""
+        return self._legal.candidate_routes()
 
     def get(self, route: int, default: Sequence[Claim] | None = None) -> Sequence[Claim] | None:  # type: ignore[override]
         return self._legal.claims_of(route) or default

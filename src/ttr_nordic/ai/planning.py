@@ -35,9 +35,9 @@ never sees hidden information.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
 from typing import Final
 
 from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
@@ -159,20 +159,17 @@ def route_status(view: PlayerView, respect_trains: bool = True, player: int | No
     tables = board_tables(view.board)
     owner = view.route_owner
     two = view.num_players == 2
-    out: list[int] = []
-    for rid, holder in enumerate(owner):
-        if holder == me:
-            out.append(OWN)
-        elif holder != -1:
-            out.append(BLOCKED)
-        else:
-            twin = tables.twin[rid]
-            closed = twin >= 0 and owner[twin] != -1 and (owner[twin] == me or two)
-            if closed or tables.length[rid] > trains:
-                out.append(BLOCKED)
-            else:
-                out.append(FREE)
-    status = tuple(out)
+    # Own; else blocked if someone else's, too long, or the closed twin of a claimed double.
+    status = tuple(
+        [
+            OWN
+            if holder == me
+            else BLOCKED
+            if holder != -1 or length > trains or (twin >= 0 and (other := owner[twin]) != -1 and (other == me or two))
+            else FREE
+            for holder, length, twin in zip(owner, tables.length, tables.twin, strict=True)
+        ]
+    )
     if len(_STATUS_CACHE) >= _STATUS_CACHE_SIZE:
         _STATUS_CACHE.clear()
     _STATUS_CACHE[key] = status
@@ -251,8 +248,9 @@ def dijkstra(
     dist[source] = 0.0
     heap: list[tuple[float, int]] = [(0.0, source)]
     adjacency = tables.adjacency
+    pop, push = heappop, heappush  # locals: the planning's innermost loop
     while heap:
-        d, city = heapq.heappop(heap)
+        d, city = pop(heap)
         if d > dist[city]:
             continue
         if city == target:
@@ -262,7 +260,7 @@ def dijkstra(
             if nd < dist[other]:
                 dist[other] = nd
                 via[other] = rid
-                heapq.heappush(heap, (nd, other))
+                push(heap, (nd, other))
     return dist, via
 
 

@@ -154,6 +154,11 @@ class LegalSequence(Sequence[Action]):
         run_claims = self._run_claims
         return [rid for rid, cid in self._runs if run_claims(rid, cid)]
 
+    def candidate_routes(self) -> list[int]:
+        """:meth:`claim_routes` and, in their places, the ferries and Murmansk–Lieksa whose
+        claims are not worked out yet (some may have none): nothing is worked out here."""
+        return [rid for rid, _ in self._runs]
+
     def _items(self) -> list[Action]:
         full = self._full
         if full is None:
