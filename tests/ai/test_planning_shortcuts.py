@@ -16,6 +16,7 @@ from ttr_nordic.ai.planning import (
     BLOCKED,
     FREE,
     OWN,
+    HandCosts,
     board_tables,
     costs_for,
     hand_costs,
@@ -83,6 +84,26 @@ def test_hand_costs_equal_costs_of_hand_weights() -> None:
         beta = rng.choice([0.0, 0.1, 0.25])
         expected = costs_for(status, hand_weights(tables, weights, hand, beta))
         assert hand_costs(tables, weights, hand, beta, status) == expected
+
+
+def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
+    """HandCosts, which works out again only the routes whose held cards changed while the
+    status stays, gives hand_costs' list at every step: cards drawn, paid, statuses changed."""
+    rng = random.Random(8)
+    tables = board_tables(GameState.new(players=2, seed=1).board)
+    for weights, beta in ((tables.train_cost, 0.1), (tables.long_cost, 0.25)):
+        costs = HandCosts(tables, weights, beta)
+        hand = [rng.randrange(3) for _ in range(9)]
+        status = tuple(rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes))
+        for step in range(400):
+            move = rng.random()
+            if move < 0.7:
+                hand[rng.randrange(9)] += 1
+            elif move < 0.85:
+                hand = [max(0, n - rng.randrange(4)) for n in hand]
+            else:
+                status = tuple(rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes))
+            assert costs(tuple(hand), status) == hand_costs(tables, weights, hand, beta, status), step
 
 
 def test_claims_are_grouped_as_listed_in_any_order() -> None:

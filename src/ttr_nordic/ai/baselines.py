@@ -80,13 +80,13 @@ from .planning import (
     INF,
     OWN,
     BoardTables,
+    HandCosts,
     Plan,
     board_tables,
     card_wants,
     components,
     costs_for,
     dijkstra,
-    hand_costs,
     hand_weights,
     payment_cost,
     plan_choices,
@@ -175,6 +175,7 @@ class BaselineAgent:
         self.fallbacks = 0
         self._plan_key: tuple[object, ...] | None = None
         self._plan: Plan | None = None
+        self._hand_costs: HandCosts | None = None
 
     # ------------------------------------------------------------ entry point
 
@@ -246,8 +247,12 @@ class BaselineAgent:
         key = self._plan_inputs(view, status)
         if key != self._plan_key or self._plan is None:
             if type(self)._plan_weights is BaselineAgent._plan_weights:
-                # The same costs as costs_for(status, self._plan_weights(...)), in one pass.
-                cost = hand_costs(tables, self._weights(tables), view.hand, self.hand_beta, status)
+                # The same costs as costs_for(status, self._plan_weights(...)), updated from the
+                # last decision's where only the hand changed (plan_for_costs copies them).
+                costs = self._hand_costs
+                if costs is None or costs.tables is not tables:
+                    costs = self._hand_costs = HandCosts(tables, self._weights(tables), self.hand_beta)
+                cost = costs(view.hand, status)
             else:
                 cost = costs_for(status, self._plan_weights(tables, view))
             self._plan = plan_for_costs(

@@ -210,6 +210,51 @@ def hand_costs(
     ]
 
 
+class HandCosts:
+    """:func:`hand_costs` for one player's successive hands and statuses, on one board with
+    fixed ``weights`` and ``beta``: when the status is the one of the last call, only the routes
+    whose held cards changed are worked out again (a drawn card changes a few of the 18 counts).
+    The returned list is the object's own and changes with the next call: copy it to keep it."""
+
+    __slots__ = ("_beta", "_cost", "_held", "_slot_routes", "_status", "_weights", "tables")
+
+    def __init__(self, tables: BoardTables, weights: Sequence[float], beta: float) -> None:
+        self.tables = tables
+        self._weights = weights
+        self._beta = beta
+        slot_routes: list[list[int]] = [[] for _ in range(2 * NUM_KINDS)]
+        for rid, slot in enumerate(tables.held_slot):
+            slot_routes[slot].append(rid)
+        self._slot_routes = slot_routes
+        self._status: Sequence[int] | None = None
+        self._held: list[int] = []
+        self._cost: list[float] = []
+
+    def __call__(self, hand: Sequence[int], status: Sequence[int]) -> list[float]:
+        held = list(hand)
+        locos = held[LOCOMOTIVE]
+        held[LOCOMOTIVE] = max(held[:LOCOMOTIVE])
+        held.extend([n + locos for n in held])
+        old = self._held
+        if status is not self._status and status != self._status:
+            self._cost = hand_costs(self.tables, self._weights, hand, self._beta, status)
+            self._status, self._held = status, held
+            return self._cost
+        if held != old:
+            cost, weights, length, beta = self._cost, self._weights, self.tables.length, self._beta
+            for slot, routes in enumerate(self._slot_routes):
+                h = held[slot]
+                if h == old[slot]:
+                    continue
+                # The expression of hand_costs, for the free routes (the others do not depend on the hand).
+                for r in routes:
+                    if status[r] == FREE:
+                        w, n = weights[r], length[r]
+                        cost[r] = w + beta * (n - h) if n > h else w
+            self._held = held
+        return self._cost
+
+
 def costs_for(status: Sequence[int], weights: Sequence[float]) -> list[float]:
     """Edge costs for path search: 0 for own routes, ``weights`` for free ones, INF if blocked."""
     return [w if s == FREE else (0.0 if s == OWN else INF) for w, s in zip(weights, status, strict=True)]
