@@ -17,6 +17,7 @@ from ttr_nordic.ai.planning import (
     FREE,
     OWN,
     HandCosts,
+    _most_held_color,
     board_tables,
     costs_for,
     hand_costs,
@@ -104,6 +105,13 @@ def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
             else:
                 status = tuple(rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes))
             assert costs(tuple(hand), status) == hand_costs(tables, weights, hand, beta, status), step
+
+
+def test_most_held_color_is_the_lowest_of_the_most_held() -> None:
+    rng = random.Random(4)
+    for _ in range(2000):
+        counts = [rng.randrange(4) for _ in range(9)]
+        assert _most_held_color(counts) == max(range(8), key=lambda c: (counts[c], -c))
 
 
 def test_claims_are_grouped_as_listed_in_any_order() -> None:

@@ -56,7 +56,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from operator import attrgetter
+from operator import attrgetter, mul
 from types import MemberDescriptorType
 from typing import ClassVar, Final, cast
 
@@ -73,7 +73,6 @@ from ..engine import (
     Phase,
     PlayerView,
 )
-from ..engine.cards import NUM_KINDS
 from ..engine.legal import LegalSequence
 from .planning import (
     FREE,
@@ -490,7 +489,7 @@ class BaselineAgent:
                 best, best_key = action, key
         unseen = unseen_counts(view)
         total = sum(unseen)
-        blind_value = sum(unseen[k] * wants[k] for k in range(NUM_KINDS)) / total if total else 0.0
+        blind_value = sum(map(mul, unseen, wants)) / total if total else 0.0
         if best is not None and (best_key[0] > blind_value or blind is None):
             return best
         if blind is not None:

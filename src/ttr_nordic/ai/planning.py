@@ -38,10 +38,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
+from operator import sub
 from typing import Final
 
 from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
-from ..engine.cards import COLORS, FULL_DECK_COUNTS, NUM_KINDS, Counts
+from ..engine.cards import FULL_DECK_COUNTS, NUM_KINDS
 
 OWN: Final = 0
 FREE: Final = 1
@@ -523,13 +524,14 @@ def card_deficits(
     rem = list(hand)
     out: list[list[int]] = []
     colors_used: list[int] = []
+    lengths, route_colors, kinds = tables.length, tables.color, tables.kind
     for r in routes:
         need = [0] * NUM_KINDS
-        n = tables.length[r]
-        color = tables.color[r]
+        n = lengths[r]
+        color = route_colors[r]
         if color == GRAY:
-            color = max(COLORS, key=lambda c: (rem[c], -c))
-        kind = tables.kind[r]
+            color = _most_held_color(rem)
+        kind = kinds[r]
         if kind == _REGULAR:
             use = min(rem[color], n)
             rem[color] -= use
@@ -568,26 +570,35 @@ def card_wants(
     """
     deficits, _ = card_deficits(tables, routes, hand, tunnel_margin)
     wants = [0.0] * NUM_KINDS
+    kinds = tables.kind
     for i, (r, need) in enumerate(zip(routes, deficits, strict=True)):
         weight = 1.0 / (1.0 + decay * i)
-        flexible = tables.ferry_or_tunnel(r)
-        for k in range(NUM_KINDS):
-            if need[k]:
+        flexible = kinds[r] == _FERRY or kinds[r] == _TUNNEL
+        for k, missing in enumerate(need):
+            if missing:
                 value = weight * (1.15 if k == LOCOMOTIVE else 1.0)
-                wants[k] = max(wants[k], value) + 0.02 * need[k]
+                wants[k] = max(wants[k], value) + 0.02 * missing
                 if flexible and k != LOCOMOTIVE:
                     wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], 0.6 * weight)
     return wants
 
 
+def _most_held_color(counts: Sequence[int]) -> int:
+    """The color with most cards in ``counts``, the first (lowest) of several with as many."""
+    top = max(counts[:LOCOMOTIVE])
+    # The colors are the kinds 0-7, before the locomotives: the first index is the lowest color.
+    return counts.index(top)
+
+
 def unseen_counts(view: PlayerView) -> list[int]:
     """Cards the player has not seen (draw pile plus unknown parts of other hands)."""
-    unseen = list(FULL_DECK_COUNTS)
-    seen: list[Counts] = [view.hand, view.discard]
-    seen.extend(view.known_cards[q] for q in range(view.num_players) if q != view.player)
-    for counts in seen:
-        for k in range(NUM_KINDS):
-            unseen[k] -= counts[k]
+    # Whole counts subtracted kind by kind (map in C: the same integers as a loop).
+    unseen = [*map(sub, FULL_DECK_COUNTS, view.hand)]
+    unseen = [*map(sub, unseen, view.discard)]
+    known, me = view.known_cards, view.player
+    for q in range(view.num_players):
+        if q != me:
+            unseen = [*map(sub, unseen, known[q])]
     for card in view.display:
         if card >= 0:
             unseen[card] -= 1
@@ -607,7 +618,7 @@ def reserved_kinds(tables: BoardTables, routes: Sequence[int], hand: Sequence[in
         n = tables.length[r]
         color = tables.color[r]
         if color == GRAY:
-            color = max(COLORS, key=lambda c: (rem[c], -c))
+            color = _most_held_color(rem)
         kind = tables.kind[r]
         locos = tables.ferry_locos[r] if kind == _FERRY else 0
         use = min(rem[color], n - locos)
