@@ -22,6 +22,7 @@ from ttr_nordic.ai.planning import (
     costs_for,
     hand_costs,
     hand_weights,
+    payment_cost,
     plan_choices,
     plan_tickets,
     route_status,
@@ -105,6 +106,21 @@ def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
             else:
                 status = tuple(rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes))
             assert costs(tuple(hand), status) == hand_costs(tables, weights, hand, beta, status), step
+
+
+def test_payment_cost_equals_the_kind_by_kind_sum() -> None:
+    rng = random.Random(6)
+    for _ in range(3000):
+        payment = [rng.choice([0, 0, 0, 1, 2, 3, 6]) for _ in range(9)]
+        reserved = [rng.choice([0, 0, 1, 2, 4]) for _ in range(9)]
+        weight = rng.choice([2.5, 2.3, 1.0])
+        expected = 0.0
+        for k, count in enumerate(payment):
+            if count and k == 8:
+                expected += count * (weight + (1.0 if reserved[k] else 0.0))
+            elif count:
+                expected += count + 1.5 * min(count, reserved[k])
+        assert payment_cost(payment, reserved, weight) == expected
 
 
 def test_most_held_color_is_the_lowest_of_the_most_held() -> None:

@@ -395,6 +395,8 @@ class BaselineAgent:
             options = [c for c in options if _tunnel_spare(ctx.view.hand, c.payment) >= 1]
             if not options:
                 return None
+        if len(options) == 1:
+            return options[0]  # the cheapest of one, whatever is reserved
         rest = [r for r in others if r != route and ctx.status[r] == FREE]
         reserved = reserved_kinds(ctx.tables, rest, ctx.view.hand)
         return min(options, key=lambda c: (payment_cost(c.payment, reserved), sum(c.payment), c.payment))

@@ -632,15 +632,14 @@ def reserved_kinds(tables: BoardTables, routes: Sequence[int], hand: Sequence[in
 
 
 def payment_cost(payment: Sequence[int], reserved: Sequence[int], loco_weight: float = 2.5) -> float:
-    """The future value a payment gives up: 1 per card, more for reserved colors and locomotives."""
-    total = 0.0
-    for k in range(NUM_KINDS):
-        count = payment[k]
-        if not count:
-            continue
-        if k == LOCOMOTIVE:
-            total += count * (loco_weight + (1.0 if reserved[k] else 0.0))
-        else:
-            keep = reserved[k]
-            total += count + 1.5 * min(count, keep)
+    """The future value a payment gives up: 1 per card, more for reserved colors and locomotives.
+
+    Counts are whole numbers: each color adds its count and 1.5 times the reserved part of it.
+    """
+    # Sums of whole and half numbers are exact in any order, so the colors are summed in C.
+    colors = payment[:LOCOMOTIVE]
+    total = float(sum(colors)) + 1.5 * sum(map(min, colors, reserved))
+    locos = payment[LOCOMOTIVE]
+    if locos:
+        total += locos * (loco_weight + (1.0 if reserved[LOCOMOTIVE] else 0.0))
     return total
