@@ -260,7 +260,8 @@ class GameRules(GameCore):
         return []
 
     def _choose_action_list(self) -> list[Action]:
-        # The hot path of random play and rollouts: one function, locals only.
+        # The hot path of random play and rollouts: one function, locals only. LegalSequence
+        # takes the same steps (tests/engine/test_legal_sequence.py holds the two together).
         display = self.display
         if EMPTY in display:
             out: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
