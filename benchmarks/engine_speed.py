@@ -16,8 +16,9 @@ The last line is ``games_per_second <median of the runs>``.
     .venv/bin/python benchmarks/engine_speed.py [--games 1000] [--runs 5] [--players 2] [--no-freeze]
 
 ``--policy route_focus`` plays Route Focus against Route Focus instead, the way tournaments
-play (``ai.base.play_game``: a full view per decision, every action checked), default 100
-games per run; there the agents' thinking is part of the time.
+play (``ai.base.play_game``: a view per decision, every action checked; Route Focus gets views
+without the log and the legal actions as an engine ``LegalSequence``), default 100 games per
+run; there the agents' thinking is part of the time.
 """
 
 from __future__ import annotations

@@ -16,10 +16,13 @@ from ttr_nordic.ai.planning import (
     BLOCKED,
     FREE,
     OWN,
+    HandCosts,
+    _most_held_color,
     board_tables,
     costs_for,
     hand_costs,
     hand_weights,
+    payment_cost,
     plan_choices,
     plan_tickets,
     route_status,
@@ -83,6 +86,48 @@ def test_hand_costs_equal_costs_of_hand_weights() -> None:
         beta = rng.choice([0.0, 0.1, 0.25])
         expected = costs_for(status, hand_weights(tables, weights, hand, beta))
         assert hand_costs(tables, weights, hand, beta, status) == expected
+
+
+def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
+    """HandCosts, which works out again only the routes whose held cards changed while the
+    status stays, gives hand_costs' list at every step: cards drawn, paid, statuses changed."""
+    rng = random.Random(8)
+    tables = board_tables(GameState.new(players=2, seed=1).board)
+    for weights, beta in ((tables.train_cost, 0.1), (tables.long_cost, 0.25)):
+        costs = HandCosts(tables, weights, beta)
+        hand = [rng.randrange(3) for _ in range(9)]
+        status = tuple(rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes))
+        for step in range(400):
+            move = rng.random()
+            if move < 0.7:
+                hand[rng.randrange(9)] += 1
+            elif move < 0.85:
+                hand = [max(0, n - rng.randrange(4)) for n in hand]
+            else:
+                status = tuple(rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes))
+            assert costs(tuple(hand), status) == hand_costs(tables, weights, hand, beta, status), step
+
+
+def test_payment_cost_equals_the_kind_by_kind_sum() -> None:
+    rng = random.Random(6)
+    for _ in range(3000):
+        payment = [rng.choice([0, 0, 0, 1, 2, 3, 6]) for _ in range(9)]
+        reserved = [rng.choice([0, 0, 1, 2, 4]) for _ in range(9)]
+        weight = rng.choice([2.5, 2.3, 1.0])
+        expected = 0.0
+        for k, count in enumerate(payment):
+            if count and k == 8:
+                expected += count * (weight + (1.0 if reserved[k] else 0.0))
+            elif count:
+                expected += count + 1.5 * min(count, reserved[k])
+        assert payment_cost(payment, reserved, weight) == expected
+
+
+def test_most_held_color_is_the_lowest_of_the_most_held() -> None:
+    rng = random.Random(4)
+    for _ in range(2000):
+        counts = [rng.randrange(4) for _ in range(9)]
+        assert _most_held_color(counts) == max(range(8), key=lambda c: (counts[c], -c))
 
 
 def test_claims_are_grouped_as_listed_in_any_order() -> None:

@@ -22,7 +22,15 @@ from ..engine import Action, GameState, PlayerView
 
 @runtime_checkable
 class Agent(Protocol):
-    """Anything with a ``name`` and a ``choose(view, legal)`` method returning one of ``legal``."""
+    """Anything with a ``name`` and a ``choose(view, legal)`` method returning one of ``legal``.
+
+    Two optional class attributes let :func:`play_game` do less for an agent: ``reads_log =
+    False`` (it never reads ``view.log``: its views come with an empty log, which cost less to
+    build) and ``accepts_legal_sequence = True`` (it reads ``legal`` only as a ``Sequence``:
+    at a main action it gets the engine's
+    :class:`~ttr_nordic.engine.legal.LegalSequence`, whose ferry claims are worked out only
+    when read). Without them an agent gets the full log and a list.
+    """
 
     name: str
 
@@ -41,6 +49,7 @@ class RandomAgent:
     """
 
     name = "random"
+    reads_log = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -59,16 +68,24 @@ def play_game(
     """Play one game between ``agents`` (one per seat) and return the finished state.
 
     Each agent's choice is checked by the engine; ``on_action(state, player, action)``
-    is called before each action is applied.
+    is called before each action is applied. Agents with ``reads_log = False`` get views
+    without the log (see :class:`Agent`).
     """
     state = GameState.new(players=len(agents), seed=seed, first_player=first_player)
+    logs = [getattr(agent, "reads_log", True) is not False for agent in agents]
+    listings = [
+        state.legal_sequence if getattr(agent, "accepts_legal_sequence", False) is True else state.legal_action_list
+        for agent in agents
+    ]
+    view = state.view
+    apply = state.apply
     for _ in range(max_actions):
         if state.is_over:
             return state
-        player = state.decision.player
-        legal = state.legal_action_list()
-        action = agents[player].choose(state.view(player), legal)
+        player = state.current  # the decision's player (the game is not over)
+        legal = listings[player]()
+        action = agents[player].choose(view(player, logs[player]), legal)
         if on_action is not None:
             on_action(state, player, action)
-        state.apply(action, player)
+        apply(action, player)
     raise RuntimeError(f"game did not end within {max_actions} actions")

@@ -53,10 +53,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from operator import attrgetter
+from operator import attrgetter, mul
 from types import MemberDescriptorType
 from typing import ClassVar, Final, cast
 
@@ -73,19 +73,19 @@ from ..engine import (
     Phase,
     PlayerView,
 )
-from ..engine.cards import NUM_KINDS
+from ..engine.legal import LegalSequence
 from .planning import (
     FREE,
     INF,
     OWN,
     BoardTables,
+    HandCosts,
     Plan,
     board_tables,
     card_wants,
     components,
     costs_for,
     dijkstra,
-    hand_costs,
     hand_weights,
     payment_cost,
     plan_choices,
@@ -112,7 +112,8 @@ class Context:
     tables: BoardTables
     status: tuple[int, ...]
     plan: Plan
-    claims: dict[int, list[Claim]] = field(default_factory=dict)
+    #: The legal claims by route (routes in listing order).
+    claims: Mapping[int, Sequence[Claim]] = field(default_factory=dict)
     #: The legal actions the claims were taken from, and the other actions among them, in order.
     legal: Sequence[Action] = ()
     others: list[Action] = field(default_factory=list)
@@ -129,6 +130,15 @@ class Context:
     def opponent_trains(self) -> int:
         me = self.view.player
         return min(t for q, t in enumerate(self.view.trains) if q != me)
+
+    def claim_candidates(self) -> Sequence[int]:
+        """The routes of :attr:`claims` in order, and possibly other routes with no claim among
+        them (from a LegalSequence, ferries whose claims are not worked out yet): for loops that
+        look a route's claims up and skip a route without any."""
+        claims = self.claims
+        if type(claims) is _ClaimsByRoute:
+            return claims.candidate_routes()
+        return list(claims)
 
 
 class BaselineAgent:
@@ -153,12 +163,18 @@ class BaselineAgent:
     hand_beta: ClassVar[float] = 0.1
     #: Re-raise internal errors instead of falling back (for tests).
     strict: bool = False
+    #: The baselines never read the view's log (play_game then skips building it) and read
+    #: the legal actions as a sequence or through LegalSequence's methods (play_game may pass
+    #: one, whose ferry claims are worked out only for the routes looked at).
+    reads_log: ClassVar[bool] = False
+    accepts_legal_sequence: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.fallbacks = 0
         self._plan_key: tuple[object, ...] | None = None
         self._plan: Plan | None = None
+        self._hand_costs: HandCosts | None = None
 
     # ------------------------------------------------------------ entry point
 
@@ -230,14 +246,20 @@ class BaselineAgent:
         key = self._plan_inputs(view, status)
         if key != self._plan_key or self._plan is None:
             if type(self)._plan_weights is BaselineAgent._plan_weights:
-                # The same costs as costs_for(status, self._plan_weights(...)), in one pass.
-                cost = hand_costs(tables, self._weights(tables), view.hand, self.hand_beta, status)
+                # The same costs as costs_for(status, self._plan_weights(...)), updated from the
+                # last decision's where only the hand changed (plan_for_costs copies them).
+                costs = self._hand_costs
+                if costs is None or costs.tables is not tables:
+                    costs = self._hand_costs = HandCosts(tables, self._weights(tables), self.hand_beta)
+                cost = costs(view.hand, status)
             else:
                 cost = costs_for(status, self._plan_weights(tables, view))
             self._plan = plan_for_costs(
                 tables, status, cost, self._order(tables, view.tickets), view.trains[view.player]
             )
             self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
+        if type(legal) is LegalSequence:
+            return Context(view, tables, status, self._plan, _ClaimsByRoute(legal), legal, legal.others)
         claims, others = _split_legal(legal)
         return Context(view, tables, status, self._plan, claims, legal, others)
 
@@ -373,6 +395,8 @@ class BaselineAgent:
             options = [c for c in options if _tunnel_spare(ctx.view.hand, c.payment) >= 1]
             if not options:
                 return None
+        if len(options) == 1:
+            return options[0]  # the cheapest of one, whatever is reserved
         rest = [r for r in others if r != route and ctx.status[r] == FREE]
         reserved = reserved_kinds(ctx.tables, rest, ctx.view.hand)
         return min(options, key=lambda c: (payment_cost(c.payment, reserved), sum(c.payment), c.payment))
@@ -399,13 +423,14 @@ class BaselineAgent:
 
     def best_immediate_claim(self, ctx: Context, minimum: float = 0.0) -> Claim | None:
         """The claim worth most right now (at least ``minimum``), or None."""
-        if not ctx.claims:
+        routes = ctx.claim_candidates()
+        if not routes:
             return None
         labels = components(ctx.tables, ctx.status)
         targets = self.targets(ctx)
         best: Claim | None = None
         best_key: tuple[float, float] = (-INF, 0.0)
-        for route in ctx.claims:
+        for route in routes:
             value = self.immediate_value(ctx, route, labels)
             if value < minimum:
                 continue
@@ -428,7 +453,7 @@ class BaselineAgent:
         reserved = reserved_kinds(tables, targets, ctx.view.hand)
         best: Claim | None = None
         best_key = (-INF, 0.0)
-        for route in ctx.claims:
+        for route in ctx.claim_candidates():
             if tables.length[route] > spare or tables.points[route] < min_points or route in ctx.plan.use:
                 continue
             action = self.claim(ctx, route, targets)
@@ -466,7 +491,7 @@ class BaselineAgent:
                 best, best_key = action, key
         unseen = unseen_counts(view)
         total = sum(unseen)
-        blind_value = sum(unseen[k] * wants[k] for k in range(NUM_KINDS)) / total if total else 0.0
+        blind_value = sum(map(mul, unseen, wants)) / total if total else 0.0
         if best is not None and (best_key[0] > blind_value or blind is None):
             return best
         if blind is not None:
@@ -637,7 +662,7 @@ class OneStepThinkingAgent(BaselineAgent):
                 best, best_key = action, key
 
         reserved = reserved_kinds(tables, targets, view.hand)
-        for route in ctx.claims:
+        for route in ctx.claim_candidates():
             action = self.claim(ctx, route, targets)
             if action is None:
                 continue
@@ -744,6 +769,45 @@ def _route_key() -> Callable[[Action], int]:
 
 
 _ROUTE_OF: Final = _route_key()
+
+
+class _ClaimsByRoute(Mapping[int, Sequence[Claim]]):
+    """The claims of a :class:`LegalSequence` by route, as :func:`_split_legal` groups them:
+    a route's claims are worked out when looked up, all of them when iterated."""
+
+    __slots__ = ("_legal", "_routes")
+
+    def __init__(self, legal: LegalSequence) -> None:
+        self._legal = legal
+        self._routes: list[int] | None = None
+
+    def _claim_routes(self) -> list[int]:
+        routes = self._routes
+        if routes is None:
+            routes = self._routes = self._legal.claim_routes()
+        return routes
+
+    def candidate_routes(self) -> list[int]:
+        """The routes of the listing, some of them perhaps without claims (nothing worked out)."""
+        return self._legal.candidate_routes()
+
+    def get(self, route: int, default: Sequence[Claim] | None = None) -> Sequence[Claim] | None:  # type: ignore[override]
+        return self._legal.claims_of(route) or default
+
+    def __getitem__(self, route: int) -> Sequence[Claim]:
+        claims = self._legal.claims_of(route)
+        if not claims:
+            raise KeyError(route)
+        return claims
+
+    def __contains__(self, route: object) -> bool:
+        return type(route) is int and bool(self._legal.claims_of(route))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._claim_routes())
+
+    def __len__(self) -> int:
+        return len(self._claim_routes())
 
 
 def _split_legal(legal: Sequence[Action]) -> tuple[dict[int, list[Claim]], list[Action]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
 from ..engine import Action, Claim, DrawBlind, DrawFaceUp, PlayerView
 from .baselines import RouteFocusAgent
@@ -40,6 +41,8 @@ class BlockingRouteFocusAgent(RouteFocusAgent):
     of drawing cards (see the module's description)."""
 
     name = "route_focus_blocking"
+    #: Its ticket inference reads the claims and ticket draws in the log.
+    reads_log: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed=seed)

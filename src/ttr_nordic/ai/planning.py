@@ -35,13 +35,14 @@ never sees hidden information.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
+from operator import sub
 from typing import Final
 
 from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
-from ..engine.cards import COLORS, FULL_DECK_COUNTS, NUM_KINDS, Counts
+from ..engine.cards import FULL_DECK_COUNTS, NUM_KINDS
 
 OWN: Final = 0
 FREE: Final = 1
@@ -159,20 +160,17 @@ def route_status(view: PlayerView, respect_trains: bool = True, player: int | No
     tables = board_tables(view.board)
     owner = view.route_owner
     two = view.num_players == 2
-    out: list[int] = []
-    for rid, holder in enumerate(owner):
-        if holder == me:
-            out.append(OWN)
-        elif holder != -1:
-            out.append(BLOCKED)
-        else:
-            twin = tables.twin[rid]
-            closed = twin >= 0 and owner[twin] != -1 and (owner[twin] == me or two)
-            if closed or tables.length[rid] > trains:
-                out.append(BLOCKED)
-            else:
-                out.append(FREE)
-    status = tuple(out)
+    # Own; else blocked if someone else's, too long, or the closed twin of a claimed double.
+    status = tuple(
+        [
+            OWN
+            if holder == me
+            else BLOCKED
+            if holder != -1 or length > trains or (twin >= 0 and (other := owner[twin]) != -1 and (other == me or two))
+            else FREE
+            for holder, length, twin in zip(owner, tables.length, tables.twin, strict=True)
+        ]
+    )
     if len(_STATUS_CACHE) >= _STATUS_CACHE_SIZE:
         _STATUS_CACHE.clear()
     _STATUS_CACHE[key] = status
@@ -213,6 +211,51 @@ def hand_costs(
     ]
 
 
+class HandCosts:
+    """:func:`hand_costs` for one player's successive hands and statuses, on one board with
+    fixed ``weights`` and ``beta``: when the status is the one of the last call, only the routes
+    whose held cards changed are worked out again (a drawn card changes a few of the 18 counts).
+    The returned list is the object's own and changes with the next call: copy it to keep it."""
+
+    __slots__ = ("_beta", "_cost", "_held", "_slot_routes", "_status", "_weights", "tables")
+
+    def __init__(self, tables: BoardTables, weights: Sequence[float], beta: float) -> None:
+        self.tables = tables
+        self._weights = weights
+        self._beta = beta
+        slot_routes: list[list[int]] = [[] for _ in range(2 * NUM_KINDS)]
+        for rid, slot in enumerate(tables.held_slot):
+            slot_routes[slot].append(rid)
+        self._slot_routes = slot_routes
+        self._status: Sequence[int] | None = None
+        self._held: list[int] = []
+        self._cost: list[float] = []
+
+    def __call__(self, hand: Sequence[int], status: Sequence[int]) -> list[float]:
+        held = list(hand)
+        locos = held[LOCOMOTIVE]
+        held[LOCOMOTIVE] = max(held[:LOCOMOTIVE])
+        held.extend([n + locos for n in held])
+        old = self._held
+        if status is not self._status and status != self._status:
+            self._cost = hand_costs(self.tables, self._weights, hand, self._beta, status)
+            self._status, self._held = status, held
+            return self._cost
+        if held != old:
+            cost, weights, length, beta = self._cost, self._weights, self.tables.length, self._beta
+            for slot, routes in enumerate(self._slot_routes):
+                h = held[slot]
+                if h == old[slot]:
+                    continue
+                # The expression of hand_costs, for the free routes (the others do not depend on the hand).
+                for r in routes:
+                    if status[r] == FREE:
+                        w, n = weights[r], length[r]
+                        cost[r] = w + beta * (n - h) if n > h else w
+            self._held = held
+        return self._cost
+
+
 def costs_for(status: Sequence[int], weights: Sequence[float]) -> list[float]:
     """Edge costs for path search: 0 for own routes, ``weights`` for free ones, INF if blocked."""
     return [w if s == FREE else (0.0 if s == OWN else INF) for w, s in zip(weights, status, strict=True)]
@@ -251,8 +294,9 @@ def dijkstra(
     dist[source] = 0.0
     heap: list[tuple[float, int]] = [(0.0, source)]
     adjacency = tables.adjacency
+    pop, push = heappop, heappush  # locals: the planning's innermost loop
     while heap:
-        d, city = heapq.heappop(heap)
+        d, city = pop(heap)
         if d > dist[city]:
             continue
         if city == target:
@@ -262,7 +306,7 @@ def dijkstra(
             if nd < dist[other]:
                 dist[other] = nd
                 via[other] = rid
-                heapq.heappush(heap, (nd, other))
+                push(heap, (nd, other))
     return dist, via
 
 
@@ -480,13 +524,14 @@ def card_deficits(
     rem = list(hand)
     out: list[list[int]] = []
     colors_used: list[int] = []
+    lengths, route_colors, kinds = tables.length, tables.color, tables.kind
     for r in routes:
         need = [0] * NUM_KINDS
-        n = tables.length[r]
-        color = tables.color[r]
+        n = lengths[r]
+        color = route_colors[r]
         if color == GRAY:
-            color = max(COLORS, key=lambda c: (rem[c], -c))
-        kind = tables.kind[r]
+            color = _most_held_color(rem)
+        kind = kinds[r]
         if kind == _REGULAR:
             use = min(rem[color], n)
             rem[color] -= use
@@ -525,26 +570,35 @@ def card_wants(
     """
     deficits, _ = card_deficits(tables, routes, hand, tunnel_margin)
     wants = [0.0] * NUM_KINDS
+    kinds = tables.kind
     for i, (r, need) in enumerate(zip(routes, deficits, strict=True)):
         weight = 1.0 / (1.0 + decay * i)
-        flexible = tables.ferry_or_tunnel(r)
-        for k in range(NUM_KINDS):
-            if need[k]:
+        flexible = kinds[r] == _FERRY or kinds[r] == _TUNNEL
+        for k, missing in enumerate(need):
+            if missing:
                 value = weight * (1.15 if k == LOCOMOTIVE else 1.0)
-                wants[k] = max(wants[k], value) + 0.02 * need[k]
+                wants[k] = max(wants[k], value) + 0.02 * missing
                 if flexible and k != LOCOMOTIVE:
                     wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], 0.6 * weight)
     return wants
 
 
+def _most_held_color(counts: Sequence[int]) -> int:
+    """The color with most cards in ``counts``, the first (lowest) of several with as many."""
+    top = max(counts[:LOCOMOTIVE])
+    # The colors are the kinds 0-7, before the locomotives: the first index is the lowest color.
+    return counts.index(top)
+
+
 def unseen_counts(view: PlayerView) -> list[int]:
     """Cards the player has not seen (draw pile plus unknown parts of other hands)."""
-    unseen = list(FULL_DECK_COUNTS)
-    seen: list[Counts] = [view.hand, view.discard]
-    seen.extend(view.known_cards[q] for q in range(view.num_players) if q != view.player)
-    for counts in seen:
-        for k in range(NUM_KINDS):
-            unseen[k] -= counts[k]
+    # Whole counts subtracted kind by kind (map in C: the same integers as a loop).
+    unseen = [*map(sub, FULL_DECK_COUNTS, view.hand)]
+    unseen = [*map(sub, unseen, view.discard)]
+    known, me = view.known_cards, view.player
+    for q in range(view.num_players):
+        if q != me:
+            unseen = [*map(sub, unseen, known[q])]
     for card in view.display:
         if card >= 0:
             unseen[card] -= 1
@@ -564,7 +618,7 @@ def reserved_kinds(tables: BoardTables, routes: Sequence[int], hand: Sequence[in
         n = tables.length[r]
         color = tables.color[r]
         if color == GRAY:
-            color = max(COLORS, key=lambda c: (rem[c], -c))
+            color = _most_held_color(rem)
         kind = tables.kind[r]
         locos = tables.ferry_locos[r] if kind == _FERRY else 0
         use = min(rem[color], n - locos)
@@ -578,15 +632,14 @@ def reserved_kinds(tables: BoardTables, routes: Sequence[int], hand: Sequence[in
 
 
 def payment_cost(payment: Sequence[int], reserved: Sequence[int], loco_weight: float = 2.5) -> float:
-    """The future value a payment gives up: 1 per card, more for reserved colors and locomotives."""
-    total = 0.0
-    for k in range(NUM_KINDS):
-        count = payment[k]
-        if not count:
-            continue
-        if k == LOCOMOTIVE:
-            total += count * (loco_weight + (1.0 if reserved[k] else 0.0))
-        else:
-            keep = reserved[k]
-            total += count + 1.5 * min(count, keep)
+    """The future value a payment gives up: 1 per card, more for reserved colors and locomotives.
+
+    Counts are whole numbers: each color adds its count and 1.5 times the reserved part of it.
+    """
+    # Sums of whole and half numbers are exact in any order, so the colors are summed in C.
+    colors = payment[:LOCOMOTIVE]
+    total = float(sum(colors)) + 1.5 * sum(map(min, colors, reserved))
+    locos = payment[LOCOMOTIVE]
+    if locos:
+        total += locos * (loco_weight + (1.0 if reserved[LOCOMOTIVE] else 0.0))
     return total

@@ -7,9 +7,9 @@ action is refused, and the checked :meth:`~GameRules.apply`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import combinations
-from typing import cast
+from collections.abc import Iterator, Sequence
+from itertools import chain, combinations
+from typing import cast, overload
 
 from .actions import (
     DECLINE_TUNNEL,
@@ -30,7 +30,7 @@ from .actions import (
     field_error,
 )
 from .cards import NUM_KINDS, Counts, describe_cards
-from .claims import CLAIM_SETS, claim_candidates, expensive_claims, keep_action
+from .claims import CLAIM_SETS, Candidates, LazySlots, claim_candidates, expensive_claims, keep_action
 from .core import EMPTY, INITIAL_TICKETS_KEPT, Phase
 from .errors import IllegalActionError, Reason
 from .payments import can_pay, check_payment, check_tunnel_extra, tunnel_extra_options
@@ -75,6 +75,133 @@ _CHOOSE_ACTION = Phase.CHOOSE_ACTION
 _SECOND_CARD = Phase.SECOND_CARD
 
 
+class LegalSequence(Sequence[Action]):
+    """The legal actions of a main-action decision (``legal_action_list()``'s actions in its
+    order), with the claims of each ferry and of Murmansk–Lieksa worked out only when read.
+
+    Those claims are most of the cost of a listing for a big hand, and an agent that looks at
+    the claims of a few routes only (:meth:`claims_of`) or at the draws (:attr:`others`)
+    does not pay for the rest. Reading it as a sequence (``len``, an index, iterating past
+    the draws) lists everything, once. It holds the hand and the claimable routes of the
+    moment it was made: make a new one after the state changes.
+    """
+
+    __slots__ = ("_board", "_cache", "_claims", "_full", "_hand", "_lazy", "_runs", "others")
+
+    def __init__(self, state: GameRules) -> None:
+        # The same steps as GameRules._choose_action_list, with each route's claims kept apart.
+        display = state.display
+        if EMPTY in display:
+            others: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
+        else:
+            others = [*DRAW_FACE_UP]
+        if state.deck or any(state.discard):
+            others.append(DRAW_BLIND)
+        if state.ticket_deck:
+            others.append(DRAW_TICKETS)
+        p = state.current
+        hand = cast(Counts, tuple(state.hands[p]))
+        cached = state._candidates.get(hand)
+        if cached is None:
+            cached = claim_candidates(state.board, state._routes, state._simple_ids, state._candidates, hand)
+        candidates, lazy = cached
+        trains = state.trains[p]
+        owner = state.route_owner
+        two_players = state.num_players == 2
+        # (route, claim set id) per claimable route, in listing order (negative ids: lazy slots).
+        runs: list[tuple[int, int]] = []
+        for rid, length, twin, cid in candidates:
+            if owner[rid] != EMPTY or length > trains:
+                continue
+            if twin >= 0:
+                twin_owner = owner[twin]
+                if twin_owner != EMPTY and (two_players or twin_owner == p):
+                    continue
+            runs.append((rid, cid))
+        #: The actions that are not claims, in order (Pass when nothing else is legal).
+        self.others = others
+        self._runs = runs
+        self._board = state.board
+        self._cache: Candidates = state._candidates
+        self._hand = hand
+        self._lazy: LazySlots = lazy
+        self._claims: dict[int, int] | None = None
+        self._full: list[Action] | None = None
+        if not others and not any(self._run_claims(rid, cid) for rid, cid in runs):
+            others.append(PASS)
+
+    def _run_claims(self, rid: int, cid: int) -> tuple[Claim, ...]:
+        if cid >= 0:
+            return CLAIM_SETS[cid]
+        lazy = self._lazy
+        claims = lazy[-1 - cid]
+        if claims is None:
+            claims = lazy[-1 - cid] = expensive_claims(self._board, self._cache, rid, self._hand)  # type: ignore[index]
+        return claims
+
+    def claims_of(self, route: int) -> tuple[Claim, ...]:
+        """The legal claims of ``route`` (empty if none), in the listing's order."""
+        index = self._claims
+        if index is None:
+            index = self._claims = dict(self._runs)
+        cid = index.get(route)
+        if cid is None:
+            return ()
+        return self._run_claims(route, cid)
+
+    def claim_routes(self) -> list[int]:
+        """The routes with a legal claim, in the listing's order."""
+        run_claims = self._run_claims
+        return [rid for rid, cid in self._runs if run_claims(rid, cid)]
+
+    def candidate_routes(self) -> list[int]:
+        """:meth:`claim_routes` and, in their places, the ferries and Murmansk–Lieksa whose
+        claims are not worked out yet (some may have none): nothing is worked out here."""
+        return [rid for rid, _ in self._runs]
+
+    def _items(self) -> list[Action]:
+        full = self._full
+        if full is None:
+            full = self._full = [*self.others]
+            for rid, cid in self._runs:
+                full.extend(self._run_claims(rid, cid))
+        return full
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+    def __bool__(self) -> bool:
+        # Without it, truth would take the length, which lists every claim.
+        return bool(self.others) or bool(self._items())
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        return self._items()[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        full = self._full
+        if full is not None:
+            return iter(full)
+        # The draws first, each route's claims only once the iteration gets to them.
+        run_claims = self._run_claims
+        return chain(self.others, chain.from_iterable(run_claims(rid, cid) for rid, cid in self._runs))
+
+    def __contains__(self, action: object) -> bool:
+        if type(action) is Claim and type(action.route) is int:
+            # Equal claims have equal routes: only this route's claims can match.
+            return action in self.claims_of(action.route)
+        # The other actions come first: a legal one is found without listing the claims.
+        return action in self.others or action in self._items()
+
+    def __repr__(self) -> str:
+        return f"<LegalSequence {[a.notation() for a in self]}>"
+
+
 class GameRules(GameCore):
     """A game with its legal moves and checks; :class:`~ttr_nordic.engine.state.GameState` is the full game."""
 
@@ -87,6 +214,14 @@ class GameRules(GameCore):
         return self.rejection(action, player) is None
 
     # --------------------------------------------------------- legal actions
+
+    def legal_sequence(self) -> Sequence[Action]:
+        """The legal actions now, as :meth:`legal_action_list` lists them: for a main action a
+        :class:`LegalSequence` (the claims of ferries and Murmansk–Lieksa worked out when read),
+        otherwise that list."""
+        if self.phase is _CHOOSE_ACTION:
+            return LegalSequence(self)
+        return self.legal_action_list()
 
     def legal_action_list(self) -> list[Action]:
         """The legal actions as a fresh list (one per payment structure for claims)."""
@@ -125,7 +260,8 @@ class GameRules(GameCore):
         return []
 
     def _choose_action_list(self) -> list[Action]:
-        # The hot path of random play and rollouts: one function, locals only.
+        # The hot path of random play and rollouts: one function, locals only. LegalSequence
+        # takes the same steps (tests/engine/test_legal_sequence.py holds the two together).
         display = self.display
         if EMPTY in display:
             out: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]

@@ -31,6 +31,9 @@ class TimedAgent:
     def __init__(self, agent: Agent, times: array[float]) -> None:
         self.inner = agent
         self.name = agent.name
+        # What play_game may skip for the agent (see ai.base.Agent), passed on.
+        self.reads_log: bool = getattr(agent, "reads_log", True)
+        self.accepts_legal_sequence: bool = getattr(agent, "accepts_legal_sequence", False)
         self.times = times
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
