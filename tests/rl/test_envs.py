@@ -13,6 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
+from ttr_nordic.engine.view import StepView
 from ttr_nordic.rl import aec_env, encode_view  # the package registers TTRNordic-v0
 
 
@@ -78,6 +79,24 @@ def test_gymnasium_check_env_and_a_masked_episode() -> None:
     state = env.unwrapped.state
     scores = [p.total for p in state.result().players]
     assert reward == scores[0] - scores[1]
+
+
+def test_gymnasium_info_holds_the_step_view_and_the_full_view_comes_on_request() -> None:
+    env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.unwrapped.view()
+    obs, info = env.reset(seed=7)
+    rng = random.Random(7)
+    for _ in range(40):
+        full = env.unwrapped.view()
+        assert full == env.unwrapped.state.view(2)
+        assert {name: getattr(info["view"], name) for name in StepView.__slots__} == {
+            name: getattr(full, name) for name in StepView.__slots__
+        }
+        obs, _reward, done, _truncated, info = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        if done:
+            break
+    assert len(env.unwrapped.view().log) > 40  # the learner's decisions and the opponents'
 
 
 def test_gymnasium_three_players_and_illegal_ids() -> None:

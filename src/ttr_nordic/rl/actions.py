@@ -228,7 +228,8 @@ class ActionSpace:
             if kind is Claim:
                 claim: Claim = action  # type: ignore[assignment]  # checked above; cast() costs a call
                 payment = claim.payment
-                key = (claim.route, main_color(payment), payment[LOCOMOTIVE], sum(payment))
+                most = max(payment[:LOCOMOTIVE])  # main_color(payment), inline: a call costs more
+                key = (claim.route, payment.index(most) if most > 0 else -1, payment[LOCOMOTIVE], sum(payment))
                 offset = claim_index.get(key)
                 if offset is None:
                     offset = self._claim_offset(claim.route, key[1], payment)  # raises, naming the claim
@@ -300,7 +301,14 @@ class ActionSpace:
         for claim in claims:
             payment = claim.payment
             groups.setdefault((claim.route, payment[LOCOMOTIVE], sum(payment)), []).append(claim)
-        for (route, _locos, total), group in groups.items():
+        for (route, locos, total), group in groups.items():
+            if len(group) == 1:  # most groups: the claim has its main color's slot
+                claim = group[0]
+                offset = self.claim_index.get((route, main_color(claim.payment), locos, total))
+                if offset is None:
+                    offset = self._claim_offset(route, main_color(claim.payment), claim.payment)  # raises
+                out[self.claim + offset] = claim
+                continue
             # Order-independent: the payment with more cards of its main color keeps the slot.
             group.sort(key=lambda c: (-max(c.payment[:LOCOMOTIVE]), c.payment))
             taken: set[int] = set()

@@ -3,9 +3,13 @@
 ``gymnasium.make("TTRNordic-v0", opponents=["route_focus"], seat=0, reward="margin")``. The
 number of players is ``1 + len(opponents)``. Observations and actions are those of the
 PettingZoo environment (``{"observation", "action_mask"}`` and ids of
-:mod:`ttr_nordic.rl.actions`); ``info["view"]`` is the raw ``PlayerView``. The opponents choose
-from their own views. ``seat=None`` picks the learner's seat at random each episode. The episode
-ends with the game; the reward (margin or win, as in the AEC environment) comes at the end.
+:mod:`ttr_nordic.rl.actions`). ``info["view"]`` is the learner's ``StepView``
+(:mod:`ttr_nordic.engine.view`): the fields of its ``PlayerView`` that the observation is built
+from (hand, tickets, ``ticket_status()``, the public board and counts), cheaper to build every
+step; ``env.unwrapped.view()`` gives the full ``PlayerView`` (log included) when asked. The
+opponents choose from their own full views. ``seat=None`` picks the learner's seat at random
+each episode. The episode ends with the game; the reward (margin or win, as in the AEC
+environment) comes at the end.
 An id outside the action space raises ``ValueError``. A legal-looking id that the mask forbids
 ends the episode with reward -1 and ``info["illegal_action"]`` (the game is left as it was;
 PettingZoo's classic games do the same), or raises with ``on_illegal="raise"``.
@@ -15,6 +19,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 import gymnasium
@@ -24,11 +30,14 @@ from numpy.typing import NDArray
 
 from ttr_nordic.ai.base import Agent
 from ttr_nordic.ai.registry import make_agent
-from ttr_nordic.engine import GameState, PlayerView
+from ttr_nordic.engine import Action, GameState, Phase, PlayerView
+from ttr_nordic.engine.view import StepView, make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import REWARDS, end_rewards
+
+_GAME_OVER = Phase.GAME_OVER
 
 
 class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
@@ -74,28 +83,44 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         self.state: GameState | None = None
         self.seat = 0
         self._opponents: dict[int, Agent] = {}
-        self._legal: dict[int, Any] = {}
+        # The legal ids of the learner's decision and their engine actions, in the engine's order.
+        self._legal_ids: list[int] = []
+        self._legal_actions: list[Action] = []
         self._encoder = ObservationEncoder()
         self._seeds = random.Random()
 
-    def _obs(self) -> tuple[dict[str, NDArray[Any]], PlayerView]:
-        """The learner's observation and the view it was built from."""
-        assert self.state is not None
+    def _obs(self) -> tuple[dict[str, NDArray[Any]], StepView]:
+        """The learner's observation and the step view it was built from."""
+        state = self.state
+        assert state is not None
+        # The legal ids and their actions in the engine's order (empty once the game is over).
+        self._legal_ids, self._legal_actions = ids, _actions = self.space.legal_id_list(state)
         mask = np.zeros(self.space.size, dtype=np.int8)
-        self._legal = self.space.legal_ids(self.state)  # empty once the game is over
         cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
-        for action_id in self._legal:
+        for action_id in ids:
             cells[action_id] = 1
-        view = self.state.view(self.seat, log=False)
+        view = make_step_view(state, self.seat)
         return {"observation": self._encoder.encode(view), "action_mask": mask}, view
 
     def _play_opponents(self) -> None:
         state = self.state
         assert state is not None
-        while not state.is_over and state.decision.player != self.seat:
-            player = state.decision.player
-            action = self._opponents[player].choose(state.view(player), state.legal_action_list())
-            state.apply(action, player)
+        seat, opponents = self.seat, self._opponents
+        while state.phase is not _GAME_OVER and state.current != seat:
+            player = state.current
+            legal = state.legal_action_list()
+            action = opponents[player].choose(state.view(player), legal)
+            if any(map(is_, legal, repeat(action))):
+                # One of the listed actions itself: the engine's checks would only repeat themselves.
+                state.apply_unchecked(action)
+            else:
+                state.apply(action, player)
+
+    def view(self) -> PlayerView:
+        """The learner's full view now (with the log): ``info["view"]`` holds only the step view."""
+        if self.state is None:
+            raise RuntimeError("call reset() before view()")
+        return self.state.view(self.seat)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -119,13 +144,20 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         state = self.state
         if state is None or state.is_over:
             raise RuntimeError("call reset() first: the episode is over")
-        if not self.action_space.contains(action):
+        # A plain int is checked here; anything else (numpy integers) as the space checks it.
+        if type(action) is int:
+            if not 0 <= action < self.space.size:
+                raise ValueError(f"action ids are 0 to {self.space.size - 1}, got {action!r}")
+        elif self.action_space.contains(action):
+            action = int(action)
+        else:
             raise ValueError(f"action ids are 0 to {self.space.size - 1}, got {action!r}")
-        chosen = self._legal.get(int(action))
-        if chosen is None:
-            reason = f"action {action} ({self.space.describe(int(action))}) is not legal now"
+        try:
+            chosen = self._legal_actions[self._legal_ids.index(action)]
+        except ValueError:
+            reason = f"action {action} ({self.space.describe(action)}) is not legal now"
             if self.on_illegal == "raise":
-                raise ValueError(reason)
+                raise ValueError(reason) from None
             # As PettingZoo's classic games do: the episode ends with a penalty, the game is untouched.
             obs, _view = self._obs()
             self.state = None

@@ -254,7 +254,7 @@ class _Cells(Protocol):
 class _SeatVector:
     """One seat's vector, the view it was built from, and that player's network of routes."""
 
-    __slots__ = ("array", "cells", "last", "network", "opponents", "rare", "seats")
+    __slots__ = ("array", "cells", "last", "network", "opponents", "rare", "seats", "turn_cell")
 
     def __init__(self) -> None:
         self.array = np.zeros(SIZE, dtype=np.float32)
@@ -269,16 +269,13 @@ class _SeatVector:
         self.seats: tuple[tuple[int, int], ...] = ()
         self.opponents: tuple[tuple[int, int], ...] = ()
         self.rare: tuple[object, ...] = ()  # the seldom-changing fields of ``last`` (see update)
+        self.turn_cell = -1  # the turn cell set to 1 (-1: none, the game is over)
 
     def update(self, view: AnyView) -> None:
         last = self.last
         self.last = view
-        if (
-            last is None
-            or last.board is not view.board
-            or last.player != view.player
-            or last.num_players != view.num_players
-        ):
+        # The encoder keeps one vector per player, so the player is always this vector's.
+        if last is None or last.board is not view.board or last.num_players != view.num_players:
             self._rebuild(view)
             return
         cells = self.cells
@@ -344,13 +341,13 @@ class _SeatVector:
             cells[PHASE_START + PHASES.index(last_phase)] = 0.0
             cells[PHASE_START + PHASES.index(phase)] = 1.0
         if phase is not last_phase or view.current != last.current:
-            turn = -1 if phase is _GAME_OVER else (view.current - me) % n
-            last_turn = -1 if last_phase is _GAME_OVER else (last.current - me) % n
-            if turn != last_turn:
-                if last_turn >= 0:
-                    cells[TURN_START + last_turn] = 0.0
+            turn = -1 if phase is _GAME_OVER else TURN_START + (view.current - me) % n
+            if turn != self.turn_cell:
+                if self.turn_cell >= 0:
+                    cells[self.turn_cell] = 0.0
                 if turn >= 0:
-                    cells[TURN_START + turn] = 1.0
+                    cells[turn] = 1.0
+                self.turn_cell = turn
         # The parts that change seldom (tickets, the final round, tunnels) are compared at once.
         rare = (
             view.tickets,
@@ -413,6 +410,7 @@ class _SeatVector:
         self.seats = tuple((SEATS_START + 5 * r, (me + r) % n) for r in range(n))
         self.opponents = tuple((KNOWN_START + (r - 1) * NUM_KINDS, (me + r) % n) for r in range(1, n))
         self.network = _network(view)
+        self.turn_cell = -1 if view.phase is _GAME_OVER else TURN_START + (view.current - me) % n
         self.rare = ()  # unlike any view's: the next update compares those fields one by one
         self.array[:] = encode_view(view)
         self.array[TICKETS_START:OFFER_START] = 0.0

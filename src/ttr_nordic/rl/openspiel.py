@@ -37,6 +37,8 @@ from .pettingzoo_env import end_rewards
 NUM_DEALS = 4096
 MAX_GAME_LENGTH = 3000
 _SPACE = action_space()
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="ttr_nordic",
@@ -93,23 +95,35 @@ class TTRNordicGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Position:
-    """The engine state and its legal ids. OpenSpiel clones a Python state by deep-copying its
-    ``__dict__``; this object copies itself with the engine's fast ``clone()``."""
+    """The engine state, its legal ids and the player to act. OpenSpiel clones a Python state by
+    deep-copying its ``__dict__``; this object copies itself with the engine's fast ``clone()``."""
 
-    __slots__ = ("engine", "game", "history_prefix", "legal")
+    __slots__ = ("engine", "game", "history_prefix", "legal", "player")
 
     def __init__(self, game: TTRNordicGame) -> None:
         self.game = game
         self.engine: GameState | None = None
         # Log lines a resampled state inherits from the view it was sampled from (per player).
-        self.history_prefix: list[tuple[str, ...]] = [() for _ in range(game.players)]
+        self.history_prefix: list[tuple[str, ...]] = [()] * game.players
         self.legal: dict[int, Any] = {}
+        # OpenSpiel asks for the player to act several times a step (legal_actions alone asks
+        # three times), each a call into Python: kept here, set whenever the engine state moves.
+        self.player = _CHANCE
+
+    def set_engine(self, engine: GameState) -> None:
+        """Take ``engine`` as the position: its legal ids and the player to act (or terminal)."""
+        self.engine = engine
+        if engine.is_over:
+            self.legal, self.player = {}, _TERMINAL
+        else:
+            self.legal, self.player = _SPACE.legal_ids(engine), engine.current
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         other = _Position(self.game)
         other.engine = None if self.engine is None else self.engine.clone()
         other.history_prefix = list(self.history_prefix)
         other.legal = dict(self.legal)
+        other.player = self.player
         return other
 
 
@@ -134,15 +148,11 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         return self.position.legal
 
     def current_player(self) -> int:
-        if self.engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.engine.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.engine.decision.player
+        return self.position.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.engine is not None and player == self.engine.decision.player
-        return sorted(self._legal)
+        assert player == self.position.player
+        return sorted(self.position.legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         assert self.engine is None
@@ -150,19 +160,20 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         return [(seed, p) for seed in range(NUM_DEALS)]
 
     def _apply_action(self, action: int) -> None:
-        engine = self.position.engine
+        position = self.position
+        engine = position.engine
         if engine is None:
             if not 0 <= action < NUM_DEALS:
                 raise ValueError(f"deals are 0 to {NUM_DEALS - 1}, got {action}")
-            players = self._game.players
-            engine = self.position.engine = GameState.new(players=players, seed=action, first_player=action % players)
+            players = position.game.players
+            engine = GameState.new(players=players, seed=action, first_player=action % players)
         else:
-            chosen = self._legal.get(action)
+            chosen = position.legal.get(action)
             if chosen is None:
                 raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now")
             # From this decision's legal list, so the engine's checks would only repeat themselves.
             engine.apply_unchecked(chosen)
-        self.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
+        position.set_engine(engine)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -172,7 +183,7 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         return _SPACE.describe(action)
 
     def is_terminal(self) -> bool:
-        return self.engine is not None and self.engine.is_over
+        return self.position.player == _TERMINAL
 
     def returns(self) -> list[float]:
         if self.engine is None or not self.engine.is_over:
@@ -206,9 +217,8 @@ def resample(state: TTRNordicState, player: int, seed: int | None = None) -> TTR
     other = TTRNordicState(state._game)
     engine = state.engine.view(player, log=False).determinize(rng)
     lines = state.history_lines(player)
-    other.position.engine = engine
-    other.position.history_prefix = [lines for _ in range(state._game.players)]
-    other.position.legal = {} if engine.is_over else _SPACE.legal_ids(engine)
+    other.position.set_engine(engine)
+    other.position.history_prefix = [lines] * state._game.players
     return other
 
 
@@ -225,10 +235,11 @@ class TTRNordicObserver:
         self._encoder = ObservationEncoder()
 
     def set_from(self, state: TTRNordicState, player: int) -> None:
-        if state.engine is None:
+        engine = state.position.engine
+        if engine is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = self._encoder.update(make_step_view(state.engine, player))
+            self.tensor[:] = self._encoder.update(make_step_view(engine, player))
 
     def string_from(self, state: TTRNordicState, player: int) -> str:
         if state.engine is None:

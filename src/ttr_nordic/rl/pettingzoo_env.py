@@ -19,13 +19,14 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView
+from ttr_nordic.engine import CARD_LETTERS, Action, GameState, Phase, PlayerView
 from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
 
 REWARDS = ("margin", "win")
+_GAME_OVER = Phase.GAME_OVER
 
 
 def end_rewards(state: GameState, kind: str) -> list[float]:
@@ -86,11 +87,9 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self._legal_ids: list[int] = []
         self._legal_actions: list[Action] = []
         self._encoder = ObservationEncoder()
-        # Each seat's vector in the encoder, and the step it was last brought up to date at:
-        # observe() builds a view only for the agents observed, once per step.
-        self._vectors: dict[int, NDArray[np.float32]] = {}
-        self._encoded_at: dict[int, int] = {}
-        self._steps = 0
+        # The encoder's vector of each agent observed since the last step (observe() builds a
+        # view only for the agents observed, once per step; step() forgets them all).
+        self._observed: dict[str, NDArray[np.float32]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -109,7 +108,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._steps += 1
+        self._observed.clear()
         self._select()
 
     def _select(self) -> None:
@@ -125,7 +124,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
-        mask = np.zeros(self.space.size, dtype=np.int8)
+        mask = np.zeros(self.space.size, np.int8)
         if agent == self.agent_selection:  # no legal ids before the deal or once the game is over
             cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
             for action_id in self._legal_ids:
@@ -134,44 +133,44 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """``{"observation", "action_mask"}`` of ``agent``: fresh arrays, built only when asked."""
-        seat = self._seat[agent]
-        if self._encoded_at.get(seat) != self._steps:
+        vector = self._observed.get(agent)
+        if vector is None:
             if self.state is None:
                 raise RuntimeError("call reset() before observe()")
             # The engine's step view: the view's fields the vector needs, cheaper to build.
-            self._vectors[seat] = self._encoder.update(make_step_view(self.state, seat))
-            self._encoded_at[seat] = self._steps
-        return {"observation": self._vectors[seat].copy(), "action_mask": self.action_mask(agent)}
+            vector = self._observed[agent] = self._encoder.update(make_step_view(self.state, self._seat[agent]))
+        return {"observation": vector.copy(), "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | None) -> None:
         # The order checks of PettingZoo's OrderEnforcingWrapper, done here: the wrapper's
         # attribute forwarding cost about 6 µs a step (7%).
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise RuntimeError("every agent has left the finished game: call reset()")
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        # Every agent is terminated at the end at once (and never truncated): until then none is.
+        if state.phase is _GAME_OVER:
             self._was_dead_step(action)
             return
-        assert self.state is not None and action is not None
+        assert action is not None
         try:
             chosen = self._legal_actions[self._legal_ids.index(int(action))]
         except ValueError:
             raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now") from None
-        agent = self.agent_selection
-        self._cumulative_rewards[agent] = 0.0
-        self._steps += 1
+        # Rewards (and so the acting agent's cumulative reward) stay zero until the end.
+        self._observed.clear()
         # From this decision's legal list (the mask), so the engine's checks would only repeat themselves.
-        self.state.apply_unchecked(chosen)
-        # Rewards stay zero until the end, so the zero dict of reset() is still right.
-        if self.state.is_over:
-            for agent_name, value in zip(self.agents, end_rewards(self.state, self.reward_kind), strict=True):
+        state.apply_unchecked(chosen)
+        if state.phase is _GAME_OVER:
+            for agent_name, value in zip(self.agents, end_rewards(state, self.reward_kind), strict=True):
                 self.rewards[agent_name] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             self._legal_ids, self._legal_actions = [], []
         else:
-            self._select()
+            self._legal_ids, self._legal_actions = self.space.legal_id_list(state)
+            self.agent_selection = self.possible_agents[state.current]
         if self.render_mode == "human":
             self.render()
 
