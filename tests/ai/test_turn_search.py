@@ -94,6 +94,22 @@ def test_play_out_without_horizon_finishes_the_game() -> None:
     assert state.is_over
 
 
+@pytest.mark.parametrize(("players", "seed"), [(2, 5), (3, 8)])
+def test_play_out_plays_as_route_focus_does_on_the_full_list(players: int, seed: int) -> None:
+    """Rollouts hand Route Focus the lazily listed legal actions; every action is the one it
+    picks from ``legal_action_list()``."""
+    state = midgame_turn(players, seed).determinize(0, random.Random(1))
+    reference = state.clone()
+    start = len(state.history)
+    assert play_out(state, seed=3)
+    agents = [RouteFocusAgent(seed=3 + q) for q in range(players)]
+    while not reference.is_over:
+        player = reference.current
+        reference.apply(agents[player].choose(reference.view(player, log=False), reference.legal_action_list()))
+    assert state.history[start:] == reference.history[start:]
+    assert state.scores == reference.scores
+
+
 @pytest.mark.parametrize(("players", "seed"), [(2, 6), (2, 7), (3, 8), (3, 9)])
 def test_status_for_a_player_matches_that_players_own_view(players: int, seed: int) -> None:
     game = midgame_turn(players, seed)

@@ -158,13 +158,18 @@ def play_out(
     ``deadline`` (a ``time.perf_counter()`` value) passed first, leaving the game unfinished.
     With ``horizon`` > 0, stop (True) after that many actions even if the game goes on."""
     agents = [policy(seed=seed + q) for q in range(state.num_players)]
+    # A policy that reads the legal actions only as a sequence gets them with the ferries' claims
+    # worked out when it looks at them (the same actions in the same order, as play_game does).
+    legal = (
+        state.legal_sequence if getattr(policy, "accepts_legal_sequence", False) is True else state.legal_action_list
+    )
     for count in range(max_actions):
         if state.is_over or (horizon > 0 and count == horizon):
             return True
         if deadline is not None and count % 16 == 0 and time.perf_counter() > deadline:
             return False
         player = state.current
-        action = agents[player].choose(state.view(player, log=False), state.legal_action_list())
+        action = agents[player].choose(state.view(player, log=False), legal())
         state.apply_unchecked(action)
     raise RuntimeError("rollout did not finish")
 
