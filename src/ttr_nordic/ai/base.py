@@ -58,6 +58,19 @@ class RandomAgent:
         return legal[self.rng.randrange(len(legal))]
 
 
+def legal_listing(state: GameState, agent: object) -> Callable[[], Sequence[Action]]:
+    """How ``agent`` (an agent or an agent class) gets ``state``'s legal actions: the lazy
+    :meth:`~GameState.legal_sequence` if it sets ``accepts_legal_sequence = True``, else the list.
+
+    >>> state = GameState.new(players=2, seed=1)
+    >>> list(legal_listing(state, RandomAgent)()) == state.legal_action_list()
+    True
+    """
+    if getattr(agent, "accepts_legal_sequence", False) is True:
+        return state.legal_sequence
+    return state.legal_action_list
+
+
 def play_game(
     agents: Sequence[Agent],
     seed: int = 0,
@@ -73,10 +86,7 @@ def play_game(
     """
     state = GameState.new(players=len(agents), seed=seed, first_player=first_player)
     logs = [getattr(agent, "reads_log", True) is not False for agent in agents]
-    listings = [
-        state.legal_sequence if getattr(agent, "accepts_legal_sequence", False) is True else state.legal_action_list
-        for agent in agents
-    ]
+    listings = [legal_listing(state, agent) for agent in agents]
     view = state.view
     apply = state.apply
     for _ in range(max_actions):

@@ -48,6 +48,7 @@ from ..engine import (
     PayTunnelExtra,
     PlayerView,
 )
+from .base import legal_listing
 from .baselines import RouteFocusAgent
 from .inference import TicketInference, assign_tickets
 from .planning import BoardTables, board_tables, plan_tickets, route_status
@@ -158,11 +159,8 @@ def play_out(
     ``deadline`` (a ``time.perf_counter()`` value) passed first, leaving the game unfinished.
     With ``horizon`` > 0, stop (True) after that many actions even if the game goes on."""
     agents = [policy(seed=seed + q) for q in range(state.num_players)]
-    # A policy that reads the legal actions only as a sequence gets them with the ferries' claims
-    # worked out when it looks at them (the same actions in the same order, as play_game does).
-    legal = (
-        state.legal_sequence if getattr(policy, "accepts_legal_sequence", False) is True else state.legal_action_list
-    )
+    # The same listing as play_game gives the policy (the ferries' claims worked out when read).
+    legal = legal_listing(state, policy)
     for count in range(max_actions):
         if state.is_over or (horizon > 0 and count == horizon):
             return True
