@@ -9,6 +9,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
 from ttr_nordic.rl.actions import action_space
+from ttr_nordic.rl.observation import SIZE
 from ttr_nordic.rl.openspiel import NUM_DEALS, resample
 
 
@@ -62,3 +63,50 @@ def test_ismcts_plays_a_decision() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_python_fast_paths_equal_openspiels_own(players: int) -> None:
+    """The state's Python legal_actions, is_chance_node and tensors give what OpenSpiel's C++
+    methods give (and raise its errors), at every decision of random games of several deals."""
+    game = pyspiel.load_game("ttr_nordic", {"players": players})
+    base = pyspiel.State
+    rng = np.random.default_rng(players)
+    decisions = 0
+    for deal in (5, 600, 4095):
+        state = game.new_initial_state()
+        assert state.is_chance_node() and base.is_chance_node(state)
+        assert state.legal_actions() == base.legal_actions(state) == list(range(NUM_DEALS))
+        assert state.legal_actions(0) == base.legal_actions(state, 0)
+        assert state.observation_tensor(1) == base.observation_tensor(state, 1) == [0.0] * SIZE
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor()  # a chance node has no player to default to
+        state.apply_action(deal)
+        while not state.is_terminal():
+            assert not state.is_chance_node() and not base.is_chance_node(state)
+            player = state.current_player()
+            assert state.legal_actions() == base.legal_actions(state) == state.legal_actions(player)
+            for seat in range(players):
+                assert state.legal_actions(seat) == base.legal_actions(state, seat)
+                assert state.observation_tensor(seat) == base.observation_tensor(state, seat)
+                assert state.information_state_tensor(seat) == base.information_state_tensor(state, seat)
+            assert state.observation_tensor() == base.observation_tensor(state)
+            assert state.information_state_tensor() == base.information_state_tensor(state)
+            for bad in (-1, players):
+                with pytest.raises(pyspiel.SpielError):
+                    state.observation_tensor(bad)
+                with pytest.raises(pyspiel.SpielError):
+                    state.information_state_tensor(bad)
+            with pytest.raises(pyspiel.SpielError):
+                state.legal_actions(-1)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions += 1
+            if decisions % 97 == 0:  # a clone (OpenSpiel's copy of the Python state) answers alike
+                copy = state.clone()
+                assert copy.legal_actions() == base.legal_actions(state)
+                assert copy.observation_tensor(0) == base.observation_tensor(state, 0)
+        assert state.legal_actions() == base.legal_actions(state) == []
+        assert state.observation_tensor(0) == base.observation_tensor(state, 0)
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor()  # nor has a terminal state
+    assert decisions > 300

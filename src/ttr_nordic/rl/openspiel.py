@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from numpy.typing import NDArray
 
 from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
 from ttr_nordic.engine.view import make_step_view
@@ -84,6 +85,8 @@ class TTRNordicGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
         self.players = players
         self.reward = reward
+        # The encoder of the states' own tensor methods (see TTRNordicState.observation_tensor).
+        self.encoder = ObservationEncoder()
         super().__init__(_GAME_TYPE, _game_info(players, reward), {"players": players, "reward": reward})
 
     def new_initial_state(self) -> TTRNordicState:
@@ -150,6 +153,45 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         return self.position.player
 
+    # OpenSpiel's C++ methods reach a Python game through callbacks: `observation_tensor(p)`
+    # makes a new initial state to learn the tensor's size and copies the tensor twice, and
+    # `legal_actions()` asks Python for the player to act three times. For callers in Python
+    # these methods give the same values directly (a third less time a random-play step); C++
+    # callers, and every case these do not handle, get OpenSpiel's own.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: the player to act), ascending."""
+        position = self.position
+        if position.player >= 0 and (player is None or player == position.player):
+            return sorted(position.legal)
+        if player is None:
+            return pyspiel.State.legal_actions(self)  # type: ignore[no-any-return]  # chance and terminal
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+
+    def is_chance_node(self) -> bool:
+        return self.position.player == _CHANCE
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation vector (default: the player to act) as a list."""
+        position = self.position
+        target = position.player if player is None else player
+        if not 0 <= target < position.game.players:
+            # OpenSpiel's error (a chance or terminal state has no player to default to).
+            if player is None:
+                return pyspiel.State.observation_tensor(self)  # type: ignore[no-any-return]
+            return pyspiel.State.observation_tensor(self, player)  # type: ignore[no-any-return]
+        return _vector(position.game.encoder, position.engine, target).tolist()  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information-state vector: the observation vector (the view holds what the player knows)."""
+        position = self.position
+        target = position.player if player is None else player
+        if not 0 <= target < position.game.players:
+            if player is None:
+                return pyspiel.State.information_state_tensor(self)  # type: ignore[no-any-return]
+            return pyspiel.State.information_state_tensor(self, player)  # type: ignore[no-any-return]
+        return _vector(position.game.encoder, position.engine, target).tolist()  # type: ignore[no-any-return]
+
     def _legal_actions(self, player: int) -> list[int]:
         assert player == self.position.player
         return sorted(self.position.legal)
@@ -210,6 +252,17 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         return f"turn {s.turn} {s.phase.name} to:{s.decision.player} display {display} {scores}"
 
 
+_BLANK = np.zeros(SIZE, np.float32)
+_BLANK.flags.writeable = False
+
+
+def _vector(encoder: ObservationEncoder, engine: GameState | None, player: int) -> NDArray[np.float32]:
+    """The observation vector of ``player`` (zeros before the deal); the encoder's own array."""
+    if engine is None:
+        return _BLANK
+    return encoder.update(make_step_view(engine, player))
+
+
 def resample(state: TTRNordicState, player: int, seed: int | None = None) -> TTRNordicState:
     """A state consistent with what ``player`` knows: everything hidden from them re-dealt."""
     assert state.engine is not None
@@ -235,11 +288,7 @@ class TTRNordicObserver:
         self._encoder = ObservationEncoder()
 
     def set_from(self, state: TTRNordicState, player: int) -> None:
-        engine = state.position.engine
-        if engine is None:
-            self.tensor.fill(0.0)
-        else:
-            self.tensor[:] = self._encoder.update(make_step_view(engine, player))
+        self.tensor[:] = _vector(self._encoder, state.position.engine, player)
 
     def string_from(self, state: TTRNordicState, player: int) -> str:
         if state.engine is None:
