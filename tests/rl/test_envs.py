@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Sequence
 
 import gymnasium
 import numpy as np
@@ -13,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
+from ttr_nordic.engine import Action, PlayerView
 from ttr_nordic.engine.view import StepView
 from ttr_nordic.rl import aec_env, encode_view  # the package registers TTRNordic-v0
 
@@ -97,6 +99,46 @@ def test_gymnasium_info_holds_the_step_view_and_the_full_view_comes_on_request()
         if done:
             break
     assert len(env.unwrapped.view().log) > 40  # the learner's decisions and the opponents'
+
+
+class RecordingAgent:
+    """A uniform random opponent that records what the environment gave it."""
+
+    name = "recording"
+
+    def __init__(self, seed: int | None, reads_log: bool, lazy: bool) -> None:
+        self.rng = random.Random(seed)
+        self.reads_log = reads_log
+        self.accepts_legal_sequence = lazy
+        self.logs: list[int] = []
+        self.listings: set[str] = set()
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        self.logs.append(len(view.log))
+        self.listings.add(type(legal).__name__)
+        return legal[self.rng.randrange(len(legal))]
+
+
+def lazy_reader(seed: int | None) -> RecordingAgent:
+    return RecordingAgent(seed, reads_log=False, lazy=True)
+
+
+def log_reader(seed: int | None) -> RecordingAgent:
+    return RecordingAgent(seed, reads_log=True, lazy=False)
+
+
+def test_gymnasium_serves_opponents_as_play_game_does() -> None:
+    """Views without the log and the lazy legal sequence go only to opponents that ask for them."""
+    env = gymnasium.make("TTRNordic-v0", opponents=[f"{__file__}:lazy_reader", f"{__file__}:log_reader"], seat=0)
+    obs, _info = env.reset(seed=3)
+    rng = random.Random(3)
+    done = False
+    while not done:
+        obs, _reward, done, _truncated, _info = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    lazy, reader = env.unwrapped._opponents[1], env.unwrapped._opponents[2]
+    assert env.unwrapped.state.is_over and len(lazy.logs) > 30 and len(reader.logs) > 30
+    assert set(lazy.logs) == {0} and "LegalSequence" in lazy.listings
+    assert max(reader.logs) > 100 and reader.listings == {"list"}
 
 
 def test_gymnasium_three_players_and_illegal_ids() -> None:

@@ -7,9 +7,11 @@ PettingZoo environment (``{"observation", "action_mask"}`` and ids of
 (:mod:`ttr_nordic.engine.view`): the fields of its ``PlayerView`` that the observation is built
 from (hand, tickets, ``ticket_status()``, the public board and counts), cheaper to build every
 step; ``env.unwrapped.view()`` gives the full ``PlayerView`` (log included) when asked. The
-opponents choose from their own full views. ``seat=None`` picks the learner's seat at random
+opponents choose from their own views. ``seat=None`` picks the learner's seat at random
 each episode. The episode ends with the game; the reward (margin or win, as in the AEC
-environment) comes at the end.
+environment) comes at the end. Opponents are served as :func:`ttr_nordic.ai.base.play_game`
+serves agents: views without the log to agents that set ``reads_log = False``, the engine's lazy
+legal sequence to agents that set ``accepts_legal_sequence = True``.
 An id outside the action space raises ``ValueError``. A legal-looking id that the mask forbids
 ends the episode with reward -1 and ``info["illegal_action"]`` (the game is left as it was;
 PettingZoo's classic games do the same), or raises with ``on_illegal="raise"``.
@@ -18,7 +20,7 @@ PettingZoo's classic games do the same), or raises with ``on_illegal="raise"``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import is_
 from typing import Any
@@ -28,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from ttr_nordic.ai.base import Agent
+from ttr_nordic.ai.base import Agent, legal_listing
 from ttr_nordic.ai.registry import make_agent
 from ttr_nordic.engine import Action, GameState, Phase, PlayerView
 from ttr_nordic.engine.view import StepView, make_step_view
@@ -83,6 +85,9 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         self.state: GameState | None = None
         self.seat = 0
         self._opponents: dict[int, Agent] = {}
+        # Per opponent seat: whether its views carry the log, and how it gets the legal actions.
+        self._opponent_logs: dict[int, bool] = {}
+        self._opponent_listings: dict[int, Callable[[], Sequence[Action]]] = {}
         # The legal ids of the learner's decision and their engine actions, in the engine's order.
         self._legal_ids: list[int] = []
         self._legal_actions: list[Action] = []
@@ -105,12 +110,13 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
     def _play_opponents(self) -> None:
         state = self.state
         assert state is not None
-        seat, opponents = self.seat, self._opponents
+        seat, opponents, logs, listings = self.seat, self._opponents, self._opponent_logs, self._opponent_listings
         while state.phase is not _GAME_OVER and state.current != seat:
             player = state.current
-            legal = state.legal_action_list()
-            action = opponents[player].choose(state.view(player), legal)
-            if any(map(is_, legal, repeat(action))):
+            legal = listings[player]()
+            action = opponents[player].choose(state.view(player, logs[player]), legal)
+            # A lazy sequence would work out every ferry claim to be searched: the engine checks those.
+            if type(legal) is list and any(map(is_, legal, repeat(action))):
                 # One of the listed actions itself: the engine's checks would only repeat themselves.
                 state.apply_unchecked(action)
             else:
@@ -136,6 +142,9 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
             for p, name in zip(others, self.opponent_names, strict=True)
         }
         self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+        opponents = self._opponents.items()
+        self._opponent_logs = {p: getattr(agent, "reads_log", True) is not False for p, agent in opponents}
+        self._opponent_listings = {p: legal_listing(self.state, agent) for p, agent in opponents}
         self._play_opponents()
         obs, view = self._obs()
         return obs, {"view": view, "seat": self.seat}
