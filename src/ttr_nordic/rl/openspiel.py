@@ -15,6 +15,9 @@ Importing this module registers the game: ``pyspiel.load_game("ttr_nordic", {"pl
   player (hidden draws and ticket choices of others stay hidden), then the observation string.
 - Returns at the end: ``win``: +1 for each winner, -1 for the others; ``margin``: own score
   minus the best other score.
+- Called from Python, ``legal_actions``, ``is_chance_node``, ``observation_tensor`` and
+  ``information_state_tensor`` are answered by the state itself: the values (and errors) of
+  OpenSpiel's C++ methods without their calls back into Python. C++ callers get OpenSpiel's own.
 - :func:`resample` gives ISMCTS a state consistent with a player's view
   (``PlayerView.determinize``): use ``bot.set_resampler(resample)`` (see ``examples/``).
 """
@@ -156,8 +159,8 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
     # OpenSpiel's C++ methods reach a Python game through callbacks: `observation_tensor(p)`
     # makes a new initial state to learn the tensor's size and copies the tensor twice, and
     # `legal_actions()` asks Python for the player to act three times. For callers in Python
-    # these methods give the same values directly (a third less time a random-play step); C++
-    # callers, and every case these do not handle, get OpenSpiel's own.
+    # these methods give the same values directly (docs/rl.md has the figures); C++ callers,
+    # and every case these do not handle, get OpenSpiel's own.
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids of ``player`` (default: the player to act), ascending."""
