@@ -176,23 +176,19 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation vector (default: the player to act) as a list."""
-        position = self.position
-        target = position.player if player is None else player
-        if not 0 <= target < position.game.players:
-            # OpenSpiel's error (a chance or terminal state has no player to default to).
-            if player is None:
-                return pyspiel.State.observation_tensor(self)  # type: ignore[no-any-return]
-            return pyspiel.State.observation_tensor(self, player)  # type: ignore[no-any-return]
-        return _vector(position.game.encoder, position.engine, target).tolist()  # type: ignore[no-any-return]
+        return self._tensor(player, pyspiel.State.observation_tensor)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The information-state vector: the observation vector (the view holds what the player knows)."""
+        return self._tensor(player, pyspiel.State.information_state_tensor)
+
+    def _tensor(self, player: int | None, openspiels: Any) -> list[float]:
+        """The vector of ``player``; OpenSpiel's method ``openspiels`` raises its error for any other."""
         position = self.position
         target = position.player if player is None else player
         if not 0 <= target < position.game.players:
-            if player is None:
-                return pyspiel.State.information_state_tensor(self)  # type: ignore[no-any-return]
-            return pyspiel.State.information_state_tensor(self, player)  # type: ignore[no-any-return]
+            # A chance or terminal state has no player to default to, a bad player none at all.
+            return openspiels(self) if player is None else openspiels(self, player)  # type: ignore[no-any-return]
         return _vector(position.game.encoder, position.engine, target).tolist()  # type: ignore[no-any-return]
 
     def _legal_actions(self, player: int) -> list[int]:
