@@ -80,6 +80,21 @@ def test_three_player_leaf_value_is_finite() -> None:
     assert -200 < value < 200
 
 
+def test_three_player_leaf_value_from_every_seat() -> None:
+    """``all_seats`` averages the player's own estimate with the one its opponents' estimates
+    imply: minus the best other margin, one less the others' win chances."""
+    from ttr_nordic.ai.value.model import evaluate
+
+    state = midgame_turn(3, 4).determinize(1, random.Random(0))
+    own = [evaluate(state.view(q, log=False)) for q in range(3)]
+    margin = (own[1][0] - max(own[0][0], own[2][0])) / 2
+    p_win = (own[1][1] + 1.0 - own[0][1] - own[2][1]) / 2
+    assert leaf_value(state, 1, all_seats=True) == pytest.approx(margin + WIN_BONUS * p_win)
+    assert leaf_value(state, 1, all_seats=True) != leaf_value(state, 1)
+    two = midgame_turn(2, 1).determinize(0, random.Random(1))
+    assert leaf_value(two, 0, all_seats=True) == leaf_value(two, 0)  # two players: always both
+
+
 @pytest.mark.parametrize("horizon", [1, 7, 25])
 def test_play_out_stops_at_the_horizon(horizon: int) -> None:
     state = midgame_turn(2, 5).determinize(0, random.Random(1))

@@ -67,22 +67,25 @@ MAX_TURN_CANDIDATES = 6
 BLOCK_SAMPLES = 8
 
 
-def leaf_value(state: GameState, player: int) -> float:
+def leaf_value(state: GameState, player: int, all_seats: bool = False) -> float:
     """A position's value for ``player`` in the units of :func:`rollout_value`'s margin: the
     value model's expected margin plus :data:`WIN_BONUS` times its win probability (the real
     margin and win once the game is over).
 
-    With two players the model judges the (determinized) position from both sides and the two
-    estimates are averaged (the opponent's margin is minus the player's), so that the
-    opponent's tickets in the sample count as much as the player's own."""
+    With two players (or ``all_seats``) the model judges the (determinized) position from every
+    seat and two estimates are averaged: the player's own, and minus the best other seat's
+    margin with one less the others' win probabilities. So the opponents' tickets in the sample
+    count as much as the player's own. (With two players the best other margin is minus the
+    player's; with three it is too whenever the player is first or second.)"""
     if state.is_over:
         return rollout_value(state, player, "margin")
     from .value.model import evaluate  # the model file is read once, on first use
 
     margin, p_win = evaluate(state.view(player, log=False))
-    if state.num_players == 2:
-        other_margin, other_win = evaluate(state.view(1 - player, log=False))
-        margin, p_win = (margin - other_margin) / 2, (p_win + 1.0 - other_win) / 2
+    if state.num_players == 2 or all_seats:
+        others = [evaluate(state.view(q, log=False)) for q in range(state.num_players) if q != player]
+        best_other = max(m for m, _ in others)
+        margin, p_win = (margin - best_other) / 2, (p_win + 1.0 - sum(w for _, w in others)) / 2
     return margin + WIN_BONUS * p_win
 
 
@@ -189,7 +192,8 @@ class RolloutSearchAgent:
     on display and, with ``block`` in a two-player game, claims on the routes the opponent's
     inferred tickets need; ``turn_rollouts`` and ``turn_time`` bound such a search. With
     ``horizon`` > 0 every rollout stops after that many actions and the value model
-    (:func:`leaf_value`) scores the position, so that a search affords more samples.
+    (:func:`leaf_value`) scores the position, so that a search affords more samples; with
+    ``leaf_all_seats`` it is judged from every seat in three-player games too.
     """
 
     def __init__(
@@ -210,6 +214,7 @@ class RolloutSearchAgent:
         turn_time: float | None = 0.8,
         horizon: int = 0,
         block: bool = False,
+        leaf_all_seats: bool = False,
     ) -> None:
         if objective not in ("margin", "score", "auto"):
             raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
@@ -230,6 +235,7 @@ class RolloutSearchAgent:
         self.turn_time = turn_time
         self.horizon = horizon
         self.block = block
+        self.leaf_all_seats = leaf_all_seats
         self.last_rollouts = 0
         self.searches = 0
         self._decision_start: float | None = None
@@ -414,7 +420,7 @@ class RolloutSearchAgent:
                     if not play_out(state, seed, deadline, policy=self.policy, horizon=horizon):
                         break
                     if horizon:
-                        finished.append(leaf_value(state, me))
+                        finished.append(leaf_value(state, me, self.leaf_all_seats))
                     else:
                         finished.append(rollout_value(state, me, objective))
                 if len(finished) < len(alive):
