@@ -20,7 +20,14 @@ error of the paired difference over positions, and the CPU seconds a search took
 * ``h36``: rollouts cut after 36 actions instead of 24;
 * ``c2``: a challenger must beat the Route Focus move by 2 standard errors instead of 1;
 * ``h12``: rollouts cut after 12 actions (a less noisy, more biased leaf);
-* ``h12x2``: the same with twice the rollouts (about the CPU of the shipped search).
+* ``h12x2``: the same with twice the rollouts (about the CPU of the shipped search);
+* ``blk``: the shipped settings searching the candidates plus, with ``--block-candidates``, a
+  claim per opponent on the route its inferred tickets need most (as the two-player search's
+  blocking claim; with three players the agent does not look for these).
+
+With ``--block-candidates`` those blocking claims are valued deeply too and every regret is taken
+against the best of the larger set, so the Route Focus row shows the headroom they add; the other
+variants still search the agent's own candidates.
 
 The deep means are noisy too, so every regret, the Route Focus move's included, is biased up by
 about the same amount: compare the variants' rows with each other and with the Route Focus row.
@@ -39,9 +46,11 @@ from collections.abc import Callable
 
 import ttr_nordic.ai.expert as expert
 from ttr_nordic.ai.baselines import RouteFocusAgent
+from ttr_nordic.ai.inference import TicketInference
+from ttr_nordic.ai.planning import board_tables, plan_tickets
 from ttr_nordic.ai.registry import TURN_SEARCH_SETTINGS
 from ttr_nordic.ai.value import evaluate
-from ttr_nordic.engine import Action, GameState
+from ttr_nordic.engine import Action, GameState, PlayerView
 
 Leaf = Callable[[GameState, int], float]
 SHIPPED_LEAF: Leaf = expert.leaf_value
@@ -67,6 +76,7 @@ VARIANTS: dict[str, tuple[Leaf, int, float, int]] = {
     "c2": (SHIPPED_LEAF, 24, 2.0, 1),
     "h12": (SHIPPED_LEAF, 12, 1.0, 1),
     "h12x2": (SHIPPED_LEAF, 12, 1.0, 2),
+    "blk": (SHIPPED_LEAF, 24, 1.0, 1),
 }
 
 
@@ -91,6 +101,30 @@ def searcher(seed: int, horizon: int = 24, confidence: float = 1.0) -> expert.Ro
     agent = expert.RolloutSearchAgent(seed=seed, name="turn_search", **settings)
     agent.confidence = confidence
     return agent
+
+
+def blocking_claims(agent: expert.RolloutSearchAgent, view: PlayerView, legal: list[Action]) -> list[Action]:
+    """Per opponent, the claim on the route most often planned by its inferred tickets (in at
+    least half of :data:`~ttr_nordic.ai.expert.BLOCK_SAMPLES` samples), if any."""
+    claims = expert.top_claims(view, legal)
+    tables = board_tables(view.board)
+    inference = TicketInference()
+    out: list[Action] = []
+    for opponent in range(view.num_players):
+        if opponent == view.player:
+            continue
+        status = expert.status_for(view, opponent)
+        need: dict[int, int] = {}
+        for _ in range(expert.BLOCK_SAMPLES):
+            tickets = inference.sample(view, opponent, agent.rng)
+            plan = plan_tickets(tables, status, tables.train_cost, tickets, trains_left=view.trains[opponent])
+            for route in set(plan.routes):
+                need[route] = need.get(route, 0) + 1
+        scored = [(need.get(c.route, 0), c) for c in claims if need.get(c.route, 0) * 2 >= expert.BLOCK_SAMPLES]
+        scored.sort(key=lambda item: (-item[0], item[1].route))
+        if scored and scored[0][1] not in out:
+            out.append(scored[0][1])
+    return out
 
 
 def deep_values(position: GameState, candidates: list[Action], samples: int, rng: random.Random) -> list[float]:
@@ -119,18 +153,28 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument(
+        "--block-candidates", action="store_true", help="value blocking claims too (see the module docstring)"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     rf_regrets: list[float] = []
     regrets: dict[str, list[float]] = {name: [] for name in args.variants}
     seconds: dict[str, list[float]] = {name: [] for name in args.variants}
+    blocks_offered = blocks_best = 0
     for position in positions(args.players, args.positions, rng):
         view = position.view(position.current)
         legal = position.legal_action_list()
         agent = searcher(rng.getrandbits(32))
         candidates = agent._turn_candidates(view, legal, agent.base.choose(view, legal))
-        values = deep_values(position, candidates, args.truth_samples, rng)
-        deep = dict(zip(candidates, values, strict=True))
+        extra: list[Action] = []
+        if args.block_candidates:
+            extra = [c for c in blocking_claims(agent, view, legal) if c not in candidates]
+        everything = candidates + extra
+        values = deep_values(position, everything, args.truth_samples, rng)
+        deep = dict(zip(everything, values, strict=True))
+        blocks_offered += bool(extra)
+        blocks_best += bool(extra) and max(deep[c] for c in extra) > max(deep[c] for c in candidates)
         best = max(values)
         rf_regrets.append(best - values[0])
         for name in args.variants:
@@ -141,7 +185,8 @@ def main() -> None:
                 variant = searcher(rng.getrandbits(32), horizon, confidence)
                 variant.base.choose(view, legal)
                 started = time.process_time()
-                action = variant._search(view, list(candidates), args.budget * budget_factor, None)
+                searched = everything if name == "blk" else candidates
+                action = variant._search(view, list(searched), args.budget * budget_factor, None)
                 seconds[name].append(time.process_time() - started)
                 chosen.append(best - deep[action])
             expert.leaf_value = SHIPPED_LEAF
@@ -154,6 +199,8 @@ def main() -> None:
     n = len(rf_regrets)
     print(f"positions {n}, players {args.players}, truth samples {args.truth_samples}, budget {args.budget}")
     print(f"route_focus_move regret {statistics.fmean(rf_regrets):.3f}")
+    if args.block_candidates:
+        print(f"positions with a blocking claim {blocks_offered}, where one is the best candidate {blocks_best}")
     for name in args.variants:
         diffs = [r - f for r, f in zip(regrets[name], rf_regrets, strict=True)]
         error = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("nan")
