@@ -111,11 +111,11 @@ def outcomes(
     return rows
 
 
-def measure(job: tuple[str, int, str, int, int]) -> dict[str, Any] | None:
+def measure(job: tuple[str, int, str, int, int, str]) -> dict[str, Any] | None:
     """Outcomes of the candidates at one position, or None if it is not a ``wanted`` decision."""
-    path, index, wanted, samples, seed = job
+    path, index, wanted, samples, seed, agent_name = job
     record = GameRecord.load(path)
-    player = json.loads(Path(path).read_text())["meta"]["names"].index("rollout_search")
+    player = json.loads(Path(path).read_text())["meta"]["names"].index(agent_name)
     state = next(s for i, s in enumerate(record.states()) if i == index).clone()
     kind, actions = candidates(state, player)
     if kind != wanted or len(actions) < 2:
@@ -192,6 +192,7 @@ def main() -> None:
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--agent", default="rollout_search", help="whose decisions to take (a name in the records)")
     parser.add_argument("--trains", type=train_range, default=(0, 99), help="LO-HI: the fewest trains any player holds")
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
@@ -202,12 +203,12 @@ def main() -> None:
     if not files:
         parser.error(f"no game records in {args.records}")
     rng = random.Random(args.seed)
-    jobs: dict[str, list[tuple[str, int, str, int, int]]] = {k: [] for k in kinds}
+    jobs: dict[str, list[tuple[str, int, str, int, int, str]]] = {k: [] for k in kinds}
     for path in files:
         meta = json.loads(path.read_text()).get("meta", {})
-        if "rollout_search" not in meta.get("names", []):
+        if args.agent not in meta.get("names", []):
             continue
-        player = meta["names"].index("rollout_search")
+        player = meta["names"].index(args.agent)
         for index, state in enumerate(GameRecord.load(path).states()):
             if state.is_over or state.decision.player != player:
                 continue
@@ -215,7 +216,7 @@ def main() -> None:
                 continue
             for kind in PHASE_KINDS.get(state.decision.phase.name, ()):
                 if kind in jobs:
-                    jobs[kind].append((str(path), index, kind, args.samples, rng.getrandbits(32)))
+                    jobs[kind].append((str(path), index, kind, args.samples, rng.getrandbits(32), args.agent))
     with multiprocessing.Pool(args.workers) as pool:
         for kind in kinds:
             todo = jobs[kind]

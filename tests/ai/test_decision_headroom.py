@@ -52,3 +52,18 @@ def test_headroom_benchmark_filters_by_stage(tmp_path: Path) -> None:
     bad = run_benchmark(*command, "--trains", "14", timeout=60)
     assert bad.returncode == 2
     assert "expected LO-HI" in bad.stderr
+
+
+def test_headroom_benchmark_takes_the_named_agents_decisions(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    game = play_game([RouteFocusAgent(seed=3), RouteFocusAgent(seed=4), RouteFocusAgent(seed=5)], seed=6)
+    names = ["route_focus#1", "turn_search", "route_focus#2"]
+    dataclasses.replace(game.record(), meta={"names": names}).save(records / "game-0.json")
+    command = ("decision_headroom.py", str(records), "--positions", "1", "--samples", "2", "--kinds", "setup")
+    named = run_benchmark(*command, "--agent", "turn_search")
+    assert named.returncode == 0, named.stdout + named.stderr
+    assert named.stdout.startswith("setup positions   1 ")
+    default = run_benchmark(*command, timeout=60)  # no seat is named rollout_search
+    assert default.returncode == 0, default.stdout + default.stderr
+    assert default.stdout.startswith("setup no positions found")
