@@ -127,7 +127,9 @@ RUNNERS: dict[str, Callable[[int, int], float]] = {
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--steps", type=int, default=5000, help="decisions per run")
+    parser.add_argument(
+        "--steps", type=int, default=40000, help="decisions per run (long enough for the engine's caches to warm up)"
+    )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=list(RUNNERS), default=list(RUNNERS), help="runners to time")
     parser.add_argument(
