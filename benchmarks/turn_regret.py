@@ -46,8 +46,6 @@ from collections.abc import Callable
 
 import ttr_nordic.ai.expert as expert
 from ttr_nordic.ai.baselines import RouteFocusAgent
-from ttr_nordic.ai.inference import TicketInference
-from ttr_nordic.ai.planning import board_tables, plan_tickets
 from ttr_nordic.ai.registry import TURN_SEARCH_SETTINGS
 from ttr_nordic.ai.value import evaluate
 from ttr_nordic.engine import Action, GameState, PlayerView
@@ -104,26 +102,13 @@ def searcher(seed: int, horizon: int = 24, confidence: float = 1.0) -> expert.Ro
 
 
 def blocking_claims(agent: expert.RolloutSearchAgent, view: PlayerView, legal: list[Action]) -> list[Action]:
-    """Per opponent, the claim on the route most often planned by its inferred tickets (in at
-    least half of :data:`~ttr_nordic.ai.expert.BLOCK_SAMPLES` samples), if any."""
+    """Per opponent, the agent's blocking claim against it (the two-player search's
+    ``_blocking_claims``), if any."""
     claims = expert.top_claims(view, legal)
-    tables = board_tables(view.board)
-    inference = TicketInference()
     out: list[Action] = []
     for opponent in range(view.num_players):
-        if opponent == view.player:
-            continue
-        status = expert.status_for(view, opponent)
-        need: dict[int, int] = {}
-        for _ in range(expert.BLOCK_SAMPLES):
-            tickets = inference.sample(view, opponent, agent.rng)
-            plan = plan_tickets(tables, status, tables.train_cost, tickets, trains_left=view.trains[opponent])
-            for route in set(plan.routes):
-                need[route] = need.get(route, 0) + 1
-        scored = [(need.get(c.route, 0), c) for c in claims if need.get(c.route, 0) * 2 >= expert.BLOCK_SAMPLES]
-        scored.sort(key=lambda item: (-item[0], item[1].route))
-        if scored and scored[0][1] not in out:
-            out.append(scored[0][1])
+        if opponent != view.player:
+            out.extend(c for c in agent._blocking_claims(view, claims, opponent) if c not in out)
     return out
 
 

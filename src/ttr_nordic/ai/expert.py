@@ -359,12 +359,14 @@ class RolloutSearchAgent:
                 out.append(claim)
         return self._draw_candidates(view, legal, out)
 
-    def _blocking_claims(self, view: PlayerView, claims: Sequence[Claim]) -> list[Claim]:
-        """At most one claim on a route that the opponent's likely tickets need most (planned in
-        at least half of :data:`BLOCK_SAMPLES` inferred ticket sets)."""
+    def _blocking_claims(self, view: PlayerView, claims: Sequence[Claim], opponent: int | None = None) -> list[Claim]:
+        """At most one claim on a route that ``opponent``'s likely tickets need most (planned in
+        at least half of :data:`BLOCK_SAMPLES` inferred ticket sets); by default the opponent
+        of a two-player game."""
         inference = self.inference if self.inference is not None else TicketInference()
         self.inference = inference
-        opponent = 1 - view.player
+        if opponent is None:
+            opponent = 1 - view.player
         tables = board_tables(view.board)
         status = status_for(view, opponent)
         need: dict[int, int] = {}
