@@ -11,6 +11,7 @@ from ttr_nordic.ai.baselines import RouteFocusAgent
 from ttr_nordic.ai.expert import (
     MAX_TURN_CANDIDATES,
     WIN_BONUS,
+    LongRouteFocus,
     RolloutSearchAgent,
     leaf_value,
     play_out,
@@ -19,6 +20,7 @@ from ttr_nordic.ai.expert import (
 )
 from ttr_nordic.ai.inference import TicketInference
 from ttr_nordic.ai.planning import board_tables, plan_tickets, route_status
+from ttr_nordic.ai.registry import TURN_SEARCH_SETTINGS
 from ttr_nordic.engine import Claim, DrawBlind, DrawFaceUp, GameState, Phase
 
 
@@ -229,3 +231,31 @@ def test_blocking_route_focus_blocks_only_long_needed_routes_instead_of_drawing(
             assert action in legal
             game.apply(action)
     assert blocks > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_three_player_default_move_plans_with_long_route_weights(players: int) -> None:
+    """With ``three_player_weights="long_cost"`` (the registered expert's setting) the default
+    move of a three-player game is Long Route Focus's; two-player games keep Route Focus."""
+    assert TURN_SEARCH_SETTINGS["three_player_weights"] == "long_cost"
+    game = midgame_turn(players, seed=5)
+    agent = RolloutSearchAgent(
+        ticket_rollouts=2, turn_rollouts=2, turn_time=None, search_turns=True, three_player_weights="long_cost", seed=3
+    )
+    view = game.view(game.decision.player)
+    agent.choose(view, game.legal_action_list())
+    tables = board_tables(game.board)
+    if players == 3:
+        assert isinstance(agent.base, LongRouteFocus)
+        assert agent.base._weights(tables) == tables.long_cost
+    else:
+        assert type(agent.base) is RouteFocusAgent
+        assert agent.base._weights(tables) == tables.train_cost
+    default = RolloutSearchAgent(ticket_rollouts=2, seed=3)
+    default.choose(view, game.legal_action_list())
+    assert type(default.base) is RouteFocusAgent
+
+
+def test_three_player_weights_must_be_known() -> None:
+    with pytest.raises(ValueError, match="three_player_weights"):
+        RolloutSearchAgent(three_player_weights="short_cost")
