@@ -124,6 +124,9 @@ class ActionSpace:
     _slot_owner: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _shared_slots: set[int] = field(default_factory=set, compare=False, hash=False, repr=False)
     _slotted: set[int] = field(default_factory=set, compare=False, hash=False, repr=False)
+    # The main color's slot id of each claim object of a slotted route (its id when no other
+    # claim of the listing wants that slot).
+    _natural: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _listing_ids: dict[tuple[int, ...], tuple[tuple[Action, ...], list[int]]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
@@ -219,8 +222,9 @@ class ActionSpace:
             self._slot_owner.clear()
             self._shared_slots.clear()
             self._slotted.clear()
+            self._natural.clear()
             self._listing_ids.clear()
-        owners, shared, slotted = self._slot_owner, self._shared_slots, self._slotted
+        owners, shared, slotted, natural = self._slot_owner, self._shared_slots, self._slotted, self._natural
         ids = list(map(fixed.get, map(id, actions), repeat(-1)))
         for index in compress(range(len(ids)), map(eq, ids, repeat(-1))):
             action = actions[index]
@@ -236,6 +240,7 @@ class ActionSpace:
                 action_id = self.claim + offset
                 if claim.route in self.slotted_routes:
                     slotted.add(id(action))
+                    natural[id(action)] = action_id
                     owner = owners.setdefault(action_id, id(action))
                     if action_id in shared:
                         action_id = _BY_LISTING
@@ -243,6 +248,10 @@ class ActionSpace:
                         # A second claim object with this slot: from now on it is assigned per listing.
                         shared.add(action_id)
                         fixed[owner] = action_id = _BY_LISTING
+                        # The first object may be in this listing with its natural id already.
+                        for position, other in enumerate(actions):
+                            if id(other) == owner:
+                                ids[position] = _BY_LISTING
             elif kind is KeepTickets:
                 action_id = _BY_LISTING
             else:
@@ -273,6 +282,15 @@ class ActionSpace:
                 known = self._remember_listing(key, tuple(actions), found)
             return known[1][:]
         objects = [*map(id, actions)]
+        # Most listings: the claims of shared slots each want a different slot, so each has
+        # its main color's slot (no other claim of the listing wants it: a slot held by one
+        # object alone is not shared). Only a clash needs the slots assigned.
+        pending = [*compress(range(len(ids)), map(eq, ids, repeat(_BY_LISTING)))]
+        wanted = [*map(self._natural.__getitem__, map(objects.__getitem__, pending))]
+        if len(set(wanted)) == len(wanted):
+            for position, action_id in zip(pending, wanted, strict=True):
+                ids[position] = action_id
+            return ids
         positions = [*compress(range(len(objects)), map(self._slotted.__contains__, objects))]
         key = tuple(map(objects.__getitem__, positions))
         known = self._listing_ids.get(key)
