@@ -379,7 +379,7 @@ class ActionSpace:
         return f"claim R{route + 1:02d}: {total} cards, {kind}, {locos} locomotive(s)"
 
 
-_FIXED_CACHE_LIMIT = 50_000  # entries hold their actions alive: about 15 MB at most
+_FIXED_CACHE_LIMIT = 200_000  # entries hold their actions alive: about 40 MB at most (0.2 KB an entry)
 _LISTING_CACHE_LIMIT = 20_000
 _BY_LISTING = -2  # in the table: the action's id is worked out per listing
 
