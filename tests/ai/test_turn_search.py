@@ -20,7 +20,6 @@ from ttr_nordic.ai.expert import (
 )
 from ttr_nordic.ai.inference import TicketInference
 from ttr_nordic.ai.planning import board_tables, plan_tickets, route_status
-from ttr_nordic.ai.registry import TURN_SEARCH_SETTINGS
 from ttr_nordic.engine import Claim, DrawBlind, DrawFaceUp, GameState, Phase
 
 
@@ -235,9 +234,8 @@ def test_blocking_route_focus_blocks_only_long_needed_routes_instead_of_drawing(
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_three_player_default_move_plans_with_long_route_weights(players: int) -> None:
-    """With ``three_player_weights="long_cost"`` (the registered expert's setting) the default
-    move of a three-player game is Long Route Focus's; two-player games keep Route Focus."""
-    assert TURN_SEARCH_SETTINGS["three_player_weights"] == "long_cost"
+    """With ``three_player_weights="long_cost"`` the default move of a three-player game is
+    Long Route Focus's; two-player games keep Route Focus, and so does the default setting."""
     game = midgame_turn(players, seed=5)
     agent = RolloutSearchAgent(
         ticket_rollouts=2, turn_rollouts=2, turn_time=None, search_turns=True, three_player_weights="long_cost", seed=3

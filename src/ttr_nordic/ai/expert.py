@@ -152,7 +152,8 @@ class LightRouteFocus(RouteFocusAgent):
 class LongRouteFocus(RouteFocusAgent):
     """Route Focus planning with long-route weights: in three-player games it wins more
     often against two Route Focus than Route Focus itself (0.356 against 0.335 of 7,500
-    games each, docs/ai-strength.md)."""
+    games each), but as the expert's three-player default move it changed nothing that 638
+    games could see (docs/ai-strength.md, 2026-11-27 (12))."""
 
     name = "route_focus_long"
     weights_name = "long_cost"

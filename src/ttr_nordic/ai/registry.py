@@ -46,7 +46,6 @@ class TurnSearchSettings(ExpertSettings):
     horizon: int
     block: bool
     ticket_inference: bool
-    three_player_weights: str
 
 
 #: The settings of the registered ``rollout_search`` agent (the *expert* level); benchmarks
@@ -72,7 +71,6 @@ TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     "horizon": 24,
     "block": True,
     "ticket_inference": True,
-    "three_player_weights": "long_cost",
 }
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
