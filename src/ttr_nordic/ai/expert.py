@@ -242,8 +242,8 @@ class RolloutSearchAgent:
         if three_player_weights not in ("train_cost", "long_cost"):
             raise ValueError(f"three_player_weights must be 'train_cost' or 'long_cost', not {three_player_weights!r}")
         self.three_player_weights = three_player_weights
-        # The agents whose move is the default: Route Focus, and for three-player games Route
-        # Focus planning with ``three_player_weights`` (long-route weights win more there).
+        # The agents whose move is the default, by table size: Route Focus, and with
+        # ``three_player_weights="long_cost"`` Long Route Focus for three-player games.
         self._bases = {2: RouteFocusAgent(seed=self.rng.getrandbits(32))}
         if three_player_weights == "long_cost":
             self._bases[3] = LongRouteFocus(seed=self.rng.getrandbits(32))

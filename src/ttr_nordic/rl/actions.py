@@ -281,16 +281,16 @@ class ActionSpace:
                 found = [first + sum(map(bits.__getitem__, keep.tickets)) for keep in keeps]
                 known = self._remember_listing(key, tuple(actions), found)
             return known[1][:]
-        objects = [*map(id, actions)]
         # Most listings: the claims of shared slots each want a different slot, so each has
         # its main color's slot (no other claim of the listing wants it: a slot held by one
         # object alone is not shared). Only a clash needs the slots assigned.
         pending = [*compress(range(len(ids)), map(eq, ids, repeat(_BY_LISTING)))]
-        wanted = [*map(self._natural.__getitem__, map(objects.__getitem__, pending))]
+        wanted = [*map(self._natural.__getitem__, map(id, map(actions.__getitem__, pending)))]
         if len(set(wanted)) == len(wanted):
             for position, action_id in zip(pending, wanted, strict=True):
                 ids[position] = action_id
             return ids
+        objects = [*map(id, actions)]
         positions = [*compress(range(len(objects)), map(self._slotted.__contains__, objects))]
         key = tuple(map(objects.__getitem__, positions))
         known = self._listing_ids.get(key)
