@@ -180,6 +180,42 @@ def test_incremental_encoder_follows_any_view_with_any_other() -> None:
     assert len(views) > 300
 
 
+def test_encoder_lists_follow_the_arrays() -> None:
+    """``values`` (the vector as a list, kept cell by cell) equals ``encode_view(view).tolist()``
+    after every step of random games, through tunnels that open and close, new games (a rebuilt
+    seat), unrelated views, and ``update`` calls on the same seat in between; each list is fresh."""
+    rng = random.Random(13)
+    lists, mixed = ObservationEncoder(), ObservationEncoder()
+    steps = tunnels_closed = 0
+    handed_out: list[float] = []
+    for g in range(8):
+        state = GameState.new(players=2 + g % 2, seed=900 + g)
+        while True:
+            for player in range(state.num_players):
+                view = make_step_view(state, player)
+                expected = encode_view(view)
+                found = lists.values(view)
+                assert type(found) is list and found == expected.tolist(), (g, steps, player)
+                if handed_out:
+                    handed_out[:] = [7.0] * SIZE  # a caller's changes do not reach the encoder
+                handed_out = found
+                if rng.random() < 0.5:
+                    assert mixed.values(view) == expected.tolist(), (g, steps, player)
+                else:
+                    assert np.array_equal(mixed.update(view), expected), (g, steps, player)
+            if state.is_over:
+                break
+            had_tunnel = state.tunnel is not None
+            state.apply(rng.choice(state.legal_action_list()))
+            tunnels_closed += had_tunnel and state.tunnel is None
+            steps += 1
+            if rng.random() < 0.01:
+                other = GameState.new(players=3, seed=steps)
+                view = other.view(rng.randrange(3), log=False)
+                assert lists.values(view) == encode_view(view).tolist()
+    assert steps > 1000 and tunnels_closed > 5
+
+
 def test_encoder_hands_out_copies() -> None:
     state = GameState.new(players=3, seed=9)
     encoder = ObservationEncoder()

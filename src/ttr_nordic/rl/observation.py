@@ -244,9 +244,25 @@ class ObservationEncoder:
         """The vector of ``view`` as a fresh array (``encode_view(view)``, computed incrementally)."""
         return self.update(view).copy()
 
+    def values(self, view: AnyView) -> list[float]:
+        """The vector of ``view`` as a fresh list of Python floats, equal to
+        ``encode_view(view).tolist()`` (what OpenSpiel's tensor methods return).
+
+        The seat keeps such a list up to date beside its array, cell by cell as the array
+        changes: ``tolist()`` makes 510 float objects every call (about 8 µs), a list copy none.
+        """
+        seat = self._seats.get(view.player)
+        if seat is None:
+            seat = self._seats[view.player] = _SeatVector()
+        if seat.values is None:
+            seat.keep_values()
+        seat.update(view)
+        return seat.values[:]  # type: ignore[index]  # kept by keep_values()
+
 
 class _Cells(Protocol):
-    """How the encoder writes a float32 array's memoryview: one cell at a time."""
+    """How the encoder writes a float32 array's memoryview (or the journal of changed cells of a
+    seat that keeps a list too): one cell at a time."""
 
     def __setitem__(self, index: int, value: float, /) -> None: ...
 
@@ -254,12 +270,16 @@ class _Cells(Protocol):
 class _SeatVector:
     """One seat's vector, the view it was built from, and that player's network of routes."""
 
-    __slots__ = ("array", "cells", "last", "network", "opponents", "rare", "seats", "turn_cell")
+    __slots__ = ("array", "cells", "last", "memory", "network", "opponents", "rare", "seats", "turn_cell", "values")
 
     def __init__(self) -> None:
         self.array = np.zeros(SIZE, dtype=np.float32)
         # Single cells are written through a memoryview: cheaper than numpy's item assignment.
-        self.cells = cast(_Cells, self.array.data)
+        self.memory = cast("memoryview[float]", self.array.data)  # float32 cells read as floats
+        self.cells = cast(_Cells, self.memory)
+        # The array's values as Python floats, kept only once asked for (keep_values): then
+        # ``cells`` is a journal of the cells written, copied to both at the end of an update.
+        self.values: list[float] | None = None
         self.last: AnyView | None = None
         # Union-find parents over the cities, joined by the player's own routes: a claim joins
         # two cities instead of the engine working out the whole network again.
@@ -362,6 +382,23 @@ class _SeatVector:
         if own_routes_changed or rare != self.rare:
             self._update_rare(view, last, own_routes_changed)
         self.rare = rare
+        if self.values is not None:
+            self._flush()
+
+    def keep_values(self) -> None:
+        """Keep the vector as a list of Python floats too (``values``), from now on."""
+        self.values = self.array.tolist()
+        self.cells = cast(_Cells, {})
+
+    def _flush(self) -> None:
+        """Write the journal's cells to the array and, as the array rounds them, to ``values``."""
+        journal = cast(dict[int, float], self.cells)
+        if journal:
+            memory, values = self.memory, cast(list[float], self.values)
+            for index, value in journal.items():
+                memory[index] = value
+                values[index] = memory[index]  # float32, as tolist() would give it
+            journal.clear()
 
     def _update_rare(self, view: AnyView, last: AnyView, own_routes_changed: bool) -> None:
         cells = self.cells
@@ -393,7 +430,8 @@ class _SeatVector:
         tunnel = view.tunnel
         if tunnel is not last.tunnel and tunnel != last.tunnel:
             if tunnel is None:
-                self.array[TUNNEL_START:] = 0.0
+                for index in range(TUNNEL_START, SIZE):  # through cells: a seat's list sees them too
+                    cells[index] = 0.0
             else:
                 revealed = [0] * NUM_KINDS
                 for card in tunnel.revealed:
@@ -415,6 +453,9 @@ class _SeatVector:
         self.array[:] = encode_view(view)
         self.array[TICKETS_START:OFFER_START] = 0.0
         self._write_tickets(view)
+        if self.values is not None:
+            self._flush()
+            self.values[:] = self.array.tolist()
 
     def _write_tickets(self, view: AnyView) -> None:
         """Own tickets and whether the player's network completes each."""

@@ -31,7 +31,7 @@ import numpy as np
 import pyspiel
 from numpy.typing import NDArray
 
-from ttr_nordic.engine import CARD_LETTERS, GameState, PlayerView
+from ttr_nordic.engine import CARD_LETTERS, Action, GameState, PlayerView
 from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
@@ -104,14 +104,17 @@ class _Position:
     """The engine state, its legal ids and the player to act. OpenSpiel clones a Python state by
     deep-copying its ``__dict__``; this object copies itself with the engine's fast ``clone()``."""
 
-    __slots__ = ("engine", "game", "history_prefix", "legal", "player")
+    __slots__ = ("actions", "engine", "game", "history_prefix", "ids", "player")
 
     def __init__(self, game: TTRNordicGame) -> None:
         self.game = game
         self.engine: GameState | None = None
         # Log lines a resampled state inherits from the view it was sampled from (per player).
         self.history_prefix: list[tuple[str, ...]] = [()] * game.players
-        self.legal: dict[int, Any] = {}
+        # The legal ids and their engine actions, in the engine's order (no dict: building one
+        # per step costs more than finding the chosen id in the list once).
+        self.ids: list[int] = []
+        self.actions: list[Action] = []
         # OpenSpiel asks for the player to act several times a step (legal_actions alone asks
         # three times), each a call into Python: kept here, set whenever the engine state moves.
         self.player = _CHANCE
@@ -120,15 +123,17 @@ class _Position:
         """Take ``engine`` as the position: its legal ids and the player to act (or terminal)."""
         self.engine = engine
         if engine.is_over:
-            self.legal, self.player = {}, _TERMINAL
+            self.ids, self.actions, self.player = [], [], _TERMINAL
         else:
-            self.legal, self.player = _SPACE.legal_ids(engine), engine.current
+            self.ids, self.actions = _SPACE.legal_id_list(engine)
+            self.player = engine.current
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         other = _Position(self.game)
         other.engine = None if self.engine is None else self.engine.clone()
         other.history_prefix = list(self.history_prefix)
-        other.legal = dict(self.legal)
+        other.ids = list(self.ids)
+        other.actions = list(self.actions)
         other.player = self.player
         return other
 
@@ -149,10 +154,6 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
     def _game(self) -> TTRNordicGame:
         return self.position.game
 
-    @property
-    def _legal(self) -> dict[int, Any]:
-        return self.position.legal
-
     def current_player(self) -> int:
         return self.position.player
 
@@ -166,7 +167,7 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         """The legal action ids of ``player`` (default: the player to act), ascending."""
         position = self.position
         if position.player >= 0 and (player is None or player == position.player):
-            return sorted(position.legal)
+            return sorted(position.ids)
         if player is None:
             return pyspiel.State.legal_actions(self)  # type: ignore[no-any-return]  # chance and terminal
         return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
@@ -189,11 +190,15 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= target < position.game.players:
             # A chance or terminal state has no player to default to, a bad player none at all.
             return openspiels(self) if player is None else openspiels(self, player)  # type: ignore[no-any-return]
-        return _vector(position.game.encoder, position.engine, target).tolist()  # type: ignore[no-any-return]
+        engine = position.engine
+        if engine is None:
+            return _BLANK.tolist()
+        # The encoder's list of the vector, copied: tolist() of the array would make 510 floats.
+        return position.game.encoder.values(make_step_view(engine, target))
 
     def _legal_actions(self, player: int) -> list[int]:
         assert player == self.position.player
-        return sorted(self.position.legal)
+        return sorted(self.position.ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         assert self.engine is None
@@ -209,9 +214,10 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
             players = position.game.players
             engine = GameState.new(players=players, seed=action, first_player=action % players)
         else:
-            chosen = position.legal.get(action)
-            if chosen is None:
-                raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now")
+            try:
+                chosen = position.actions[position.ids.index(action)]
+            except ValueError:
+                raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now") from None
             # From this decision's legal list, so the engine's checks would only repeat themselves.
             engine.apply_unchecked(chosen)
         position.set_engine(engine)
@@ -219,8 +225,9 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"Deal:{action}"
-        if self.engine is not None and action in self._legal:
-            return str(self._legal[action].notation())
+        position = self.position
+        if position.engine is not None and action in position.ids:
+            return str(position.actions[position.ids.index(action)].notation())
         return _SPACE.describe(action)
 
     def is_terminal(self) -> bool:
