@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
 from ttr_nordic.engine import Action, PlayerView
 from ttr_nordic.engine.view import StepView
-from ttr_nordic.rl import aec_env, encode_view  # the package registers TTRNordic-v0
+from ttr_nordic.rl import aec_env, encode_view, parallel_env  # the package registers TTRNordic-v0
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -209,3 +209,40 @@ def test_every_wrapper_observes_what_a_fresh_encoding_gives() -> None:
         if rng.random() < 0.1:
             spiel_state = spiel_state.clone()
         spiel_state.apply_action(rng.choice(spiel_state.legal_actions()))
+
+
+def test_masks_are_fresh_writable_int8_arrays_of_the_legal_ids() -> None:
+    """Each observation's mask is its own writable int8 array of the space's size: a learner
+    may change one (or keep it) without touching the next one or the environment."""
+    env = aec_env(players=2)
+    env.reset(seed=3)
+    space = env.unwrapped.space
+    rng = random.Random(3)
+    kept: list[np.ndarray] = []
+    for _ in range(40):
+        obs, _reward, _term, _trunc, _info = env.last()
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (space.size,) and mask.flags.writeable
+        legal = sorted(space.legal_ids(env.unwrapped.state))
+        assert np.flatnonzero(mask).tolist() == legal
+        again = env.observe(env.agent_selection)["action_mask"]
+        mask[:] = 1  # the learner's copy only
+        assert np.flatnonzero(again).tolist() == legal
+        kept.append(again)
+        env.step(rng.choice(legal))
+    assert all(set(np.unique(k).tolist()) == {0, 1} for k in kept)  # untouched by the learner's writes
+
+    gym_env = gymnasium.make("TTRNordic-v0", opponents=["random"])
+    obs, _info = gym_env.reset(seed=4)
+    first = obs["action_mask"]
+    assert first.dtype == np.int8 and first.flags.writeable
+    legal = np.flatnonzero(first).tolist()
+    first[:] = 0
+    obs, *_ = gym_env.step(rng.choice(legal))
+    assert obs["action_mask"].any() and obs["action_mask"] is not first
+
+    par = parallel_env(players=2)
+    observations, _infos = par.reset(seed=5)
+    masks = [o["action_mask"] for o in observations.values()]
+    assert all(m.dtype == np.int8 and m.flags.writeable for m in masks)
+    assert sorted(int(m.sum()) > 0 for m in masks) == [False, True]
