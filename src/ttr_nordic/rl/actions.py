@@ -114,11 +114,11 @@ class ActionSpace:
     # hashing a dataclass. ``_held`` keeps every action in the table alive, so that no id() in
     # it can be reused. A claim of a slotted route has its main color's slot there while no
     # other claim object has been seen with that slot (``_slot_owner``): then no two claims
-    # listed together can want it. Keeps (their id depends on the offer) and claims of slots
-    # seen with two objects (``_shared_slots``) are marked ``_BY_LISTING``: their ids are
-    # worked out per listing and remembered (``_listing_ids``; an entry holds its actions, so
-    # their id()s stay theirs) by the listing's keeps, or by its claims of slotted routes
-    # (``_slotted``: their id()s), the only actions that decide one another's slots.
+    # listed together can want it. Claims of slots seen with two objects (``_shared_slots``)
+    # are marked ``_BY_LISTING``: their ids are worked out per listing and remembered
+    # (``_listing_ids``; an entry holds its actions, so their id()s stay theirs) by the
+    # listing's claims of slotted routes (``_slotted``: their id()s), the only actions that
+    # decide one another's slots. Keeps are not in the table: their ids depend on the offer.
     _fixed_ids: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     _held: list[Action] = field(default_factory=list, compare=False, hash=False, repr=False)
     _slot_owner: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -207,9 +207,13 @@ class ActionSpace:
             # Every id in one pass in C, when every action object is in the table.
             ids = list(map(self._fixed_ids.__getitem__, map(id, actions)))
         except KeyError:
+            if type(actions[0]) is KeepTickets:
+                # A ticket choice lists only keeps, which are never in the table: their ids
+                # depend on the offer, and nine offers in ten are new.
+                return self._keep_ids(state, cast(list[KeepTickets], actions)), actions
             ids = self._add_to_table(actions)
         if _BY_LISTING in ids:
-            ids = self._ids_of_listing(state, actions, ids)
+            ids = self._ids_of_listing(actions, ids)
         return ids, actions
 
     def _add_to_table(self, actions: list[Action]) -> list[int]:
@@ -252,35 +256,26 @@ class ActionSpace:
                         for position, other in enumerate(actions):
                             if id(other) == owner:
                                 ids[position] = _BY_LISTING
-            elif kind is KeepTickets:
-                action_id = _BY_LISTING
-            else:
+            else:  # keeps never come here: legal_id_list works them out from the offer
                 action_id = self._encode_fixed(action)
             ids[index] = fixed[id(action)] = action_id
             held.append(action)
         return ids
 
-    def _ids_of_listing(self, state: GameState, actions: list[Action], ids: list[int]) -> list[int]:
-        """``ids`` (a fresh list) completed for a listing with keeps or claims of shared slots.
+    def _keep_ids(self, state: GameState, keeps: list[KeepTickets]) -> list[int]:
+        """The ids of a ticket choice's keeps: the bits of each keep's tickets' places in the
+        sorted offer (the engine lists subsets of the offer only; encode() checks a caller's)."""
+        bits = {ticket: 1 << place for place, ticket in enumerate(sorted(state.offers[state.current]))}
+        first = self.keep - 1
+        return [first + sum(map(bits.__getitem__, keep.tickets)) for keep in keeps]
 
-        A ticket choice is remembered by its keeps. In other listings only the claims of
-        slotted routes decide one another's slots, so their ids are remembered by those claims
-        alone: the rest of a listing changes with the hand, and keying on it missed nine times
-        in ten.
+    def _ids_of_listing(self, actions: list[Action], ids: list[int]) -> list[int]:
+        """``ids`` (a fresh list) completed for a listing with claims of shared slots.
+
+        Only the claims of slotted routes decide one another's slots, so their ids are
+        remembered by those claims alone: the rest of a listing changes with the hand, and
+        keying on it missed nine times in ten.
         """
-        if type(actions[0]) is KeepTickets:
-            # A ticket choice lists only keeps, the whole offer first.
-            key = tuple(map(id, actions))
-            known = self._listing_ids.get(key)
-            if known is None:
-                # Each keep's id from the bits of its tickets' places in the sorted offer (the
-                # engine lists subsets of the offer only; encode() checks a caller's keeps).
-                bits = {ticket: 1 << place for place, ticket in enumerate(sorted(state.offers[state.current]))}
-                first = self.keep - 1
-                keeps = cast(list[KeepTickets], actions)
-                found = [first + sum(map(bits.__getitem__, keep.tickets)) for keep in keeps]
-                known = self._remember_listing(key, tuple(actions), found)
-            return known[1][:]
         # Most listings: the claims of shared slots each want a different slot, so each has
         # its main color's slot (no other claim of the listing wants it: a slot held by one
         # object alone is not shared). Only a clash needs the slots assigned.
