@@ -214,6 +214,12 @@ def test_encoder_lists_follow_the_arrays() -> None:
                 view = other.view(rng.randrange(3), log=False)
                 assert lists.values(view) == encode_view(view).tolist()
     assert steps > 1000 and tunnels_closed > 5
+    # Scores outside the encoder's table (negative after tickets, or very large) too.
+    view = GameState.new(players=2, seed=3).view(0, log=False)
+    for scores in ((-7, 1234), (999, 1000)):
+        changed = dataclasses.replace(view, scores=scores)
+        assert lists.values(changed) == encode_view(changed).tolist()
+        assert np.array_equal(mixed.update(changed), encode_view(changed))
 
 
 def test_encoder_hands_out_copies() -> None:

@@ -30,6 +30,8 @@ tunnel                  9 + 9 + 2   base payment / 12, revealed cards / 3, extra
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Iterable
 from itertools import compress, repeat
 from operator import eq, ne
 from typing import Protocol, cast
@@ -194,11 +196,32 @@ def encode_view(view: AnyView) -> NDArray[np.float32]:
 
 _ZEROS = [0.0] * 64  # sliced: a fresh list of zeros
 
-# c / 12, c / 157 and c / 40 for every count c of cards or trains (157 cards, 40 trains): the
-# encoder looks the scaled value up instead of dividing (the same float).
-_TWELFTHS = tuple(c / 12 for c in range(158))
-_DECK_SHARES = tuple(c / 157 for c in range(158))
-_FORTIETHS = tuple(c / 40 for c in range(158))
+
+def _as_float32(values: Iterable[float]) -> tuple[float, ...]:
+    """``values`` rounded to float32, as Python floats (what the vector's ``tolist()`` holds)."""
+    return tuple(np.array(list(values), dtype=np.float32).tolist())
+
+
+_FLOAT32 = struct.Struct("f")
+
+
+def _f32(value: float) -> float:
+    """``value`` rounded to float32 (for scores beyond the table below)."""
+    return cast(float, _FLOAT32.unpack(_FLOAT32.pack(value))[0])
+
+
+# c / 12, c / 157, c / 40, c / 46, c / 5 and c / 3 for every count c of cards, trains or
+# tickets (157 cards at most), and s / 100 for scores s up to 999: the encoder looks the scaled
+# value up instead of dividing. Every value the encoder writes is rounded to float32 already,
+# so that a seat kept as a list (ObservationEncoder.values) holds what the array would: the
+# array's cells take them unchanged.
+_TWELFTHS = _as_float32(c / 12 for c in range(158))
+_DECK_SHARES = _as_float32(c / 157 for c in range(158))
+_FORTIETHS = _as_float32(c / 40 for c in range(158))
+_TICKET_SHARES = _as_float32(c / NUM_TICKETS for c in range(158))
+_FIFTHS = _as_float32(c / 5 for c in range(158))
+_THIRDS = _as_float32(c / 3 for c in range(158))
+_HUNDREDTHS = _as_float32(s / 100 for s in range(1000))
 
 
 HAND_START = ROUTES_END
@@ -222,14 +245,16 @@ class ObservationEncoder:
     cloned or resampled state): only the amount of work depends on how much changed.
     """
 
-    __slots__ = ("_seats",)
+    __slots__ = ("_list_seats", "_seats")
 
     def __init__(self) -> None:
         self._seats: dict[int, _SeatVector] = {}
+        self._list_seats: dict[int, _SeatVector] = {}  # for values(): vectors kept as lists
 
     def reset(self) -> None:
         """Forget every seat's vector (nothing depends on it; this only frees memory)."""
         self._seats.clear()
+        self._list_seats.clear()
 
     def update(self, view: AnyView) -> NDArray[np.float32]:
         """The vector of ``view``: the encoder's own array for that seat, changed by the next
@@ -248,21 +273,18 @@ class ObservationEncoder:
         """The vector of ``view`` as a fresh list of Python floats, equal to
         ``encode_view(view).tolist()`` (what OpenSpiel's tensor methods return).
 
-        The seat keeps such a list up to date beside its array, cell by cell as the array
-        changes: ``tolist()`` makes 510 float objects every call (about 8 µs), a list copy none.
+        Each seat has a list of its own for this, updated cell by cell as the arrays are:
+        ``tolist()`` of an array makes 510 float objects every call (about 8 µs), a list copy none.
         """
-        seat = self._seats.get(view.player)
+        seat = self._list_seats.get(view.player)
         if seat is None:
-            seat = self._seats[view.player] = _SeatVector()
-        if seat.values is None:
-            seat.keep_values()
+            seat = self._list_seats[view.player] = _SeatVector(as_list=True)
         seat.update(view)
-        return seat.values[:]  # type: ignore[index]  # kept by keep_values()
+        return seat.values[:]  # type: ignore[index]  # a list seat's
 
 
 class _Cells(Protocol):
-    """How the encoder writes a float32 array's memoryview (or the journal of changed cells of a
-    seat that keeps a list too): one cell at a time."""
+    """How the encoder writes a float32 array's memoryview (or a seat's list): one cell at a time."""
 
     def __setitem__(self, index: int, value: float, /) -> None: ...
 
@@ -270,16 +292,15 @@ class _Cells(Protocol):
 class _SeatVector:
     """One seat's vector, the view it was built from, and that player's network of routes."""
 
-    __slots__ = ("array", "cells", "last", "memory", "network", "opponents", "rare", "seats", "turn_cell", "values")
+    __slots__ = ("array", "cells", "last", "network", "opponents", "rare", "seats", "turn_cell", "values")
 
-    def __init__(self) -> None:
+    def __init__(self, as_list: bool = False) -> None:
         self.array = np.zeros(SIZE, dtype=np.float32)
-        # Single cells are written through a memoryview: cheaper than numpy's item assignment.
-        self.memory = cast("memoryview[float]", self.array.data)  # float32 cells read as floats
-        self.cells = cast(_Cells, self.memory)
-        # The array's values as Python floats, kept only once asked for (keep_values): then
-        # ``cells`` is a journal of the cells written, copied to both at the end of an update.
-        self.values: list[float] | None = None
+        # The vector as Python floats instead, for a seat kept as a list (``array`` unused then).
+        self.values: list[float] | None = [0.0] * SIZE if as_list else None
+        # Single cells are written through a memoryview (cheaper than numpy's item assignment),
+        # or into the list.
+        self.cells = cast(_Cells, self.array.data if self.values is None else self.values)
         self.last: AnyView | None = None
         # Union-find parents over the cities, joined by the player's own routes: a claim joins
         # two cities instead of the engine working out the whole network again.
@@ -350,7 +371,8 @@ class _SeatVector:
         values = view.scores
         if values != last.scores:
             for base, seat in self.seats:
-                cells[base + 1] = values[seat] / 100
+                score = values[seat]
+                cells[base + 1] = _HUNDREDTHS[score] if 0 <= score < 1000 else _f32(score / 100)
         values = view.hand_sizes
         if values != last.hand_sizes:
             for base, seat in self.seats:
@@ -382,28 +404,11 @@ class _SeatVector:
         if own_routes_changed or rare != self.rare:
             self._update_rare(view, last, own_routes_changed)
         self.rare = rare
-        if self.values is not None:
-            self._flush()
-
-    def keep_values(self) -> None:
-        """Keep the vector as a list of Python floats too (``values``), from now on."""
-        self.values = self.array.tolist()
-        self.cells = cast(_Cells, {})
-
-    def _flush(self) -> None:
-        """Write the journal's cells to the array and, as the array rounds them, to ``values``."""
-        journal = cast(dict[int, float], self.cells)
-        if journal:
-            memory, values = self.memory, cast(list[float], self.values)
-            for index, value in journal.items():
-                memory[index] = value
-                values[index] = memory[index]  # float32, as tolist() would give it
-            journal.clear()
 
     def _update_rare(self, view: AnyView, last: AnyView, own_routes_changed: bool) -> None:
         cells = self.cells
         if view.ticket_deck_count != last.ticket_deck_count:
-            cells[PILES_START + 10] = view.ticket_deck_count / NUM_TICKETS
+            cells[PILES_START + 10] = _TICKET_SHARES[view.ticket_deck_count]
         if view.tickets != last.tickets:
             for ticket in last.tickets:
                 cells[TICKETS_START + 2 * ticket] = cells[TICKETS_START + 2 * ticket + 1] = 0.0
@@ -418,15 +423,15 @@ class _SeatVector:
         values = view.ticket_counts
         if values != last.ticket_counts:
             for base, seat in self.seats:
-                cells[base + 3] = values[seat] / NUM_TICKETS
+                cells[base + 3] = _TICKET_SHARES[values[seat]]
         values = view.offer_counts
         if values != last.offer_counts:
             for base, seat in self.seats:
-                cells[base + 4] = values[seat] / 5
+                cells[base + 4] = _FIFTHS[values[seat]]
         if view.final_round_trigger != last.final_round_trigger or view.final_turns_left != last.final_turns_left:
             started = view.final_round_trigger >= 0
             cells[FINAL_START] = 1.0 if started else 0.0
-            cells[FINAL_START + 1] = view.final_turns_left / 3 if started else 0.0
+            cells[FINAL_START + 1] = _THIRDS[view.final_turns_left] if started else 0.0
         tunnel = view.tunnel
         if tunnel is not last.tunnel and tunnel != last.tunnel:
             if tunnel is None:
@@ -437,9 +442,9 @@ class _SeatVector:
                 for card in tunnel.revealed:
                     revealed[card] += 1
                 for kind in range(NUM_KINDS):
-                    cells[TUNNEL_START + kind] = tunnel.base[kind] / 12
-                    cells[TUNNEL_START + NUM_KINDS + kind] = revealed[kind] / 3
-                cells[TUNNEL_START + 2 * NUM_KINDS] = tunnel.needed / 3
+                    cells[TUNNEL_START + kind] = _TWELFTHS[tunnel.base[kind]]
+                    cells[TUNNEL_START + NUM_KINDS + kind] = _THIRDS[revealed[kind]]
+                cells[TUNNEL_START + 2 * NUM_KINDS] = _THIRDS[tunnel.needed]
                 cells[TUNNEL_START + 2 * NUM_KINDS + 1] = float(tunnel.locomotive_only)
 
     def _rebuild(self, view: AnyView) -> None:
@@ -450,12 +455,13 @@ class _SeatVector:
         self.network = _network(view)
         self.turn_cell = -1 if view.phase is _GAME_OVER else TURN_START + (view.current - me) % n
         self.rare = ()  # unlike any view's: the next update compares those fields one by one
-        self.array[:] = encode_view(view)
-        self.array[TICKETS_START:OFFER_START] = 0.0
+        vector = encode_view(view)
+        vector[TICKETS_START:OFFER_START] = 0.0
+        if self.values is None:
+            self.array[:] = vector
+        else:
+            self.values[:] = vector.tolist()
         self._write_tickets(view)
-        if self.values is not None:
-            self._flush()
-            self.values[:] = self.array.tolist()
 
     def _write_tickets(self, view: AnyView) -> None:
         """Own tickets and whether the player's network completes each."""
