@@ -412,9 +412,11 @@ class _SeatVector:
         if view.tickets != last.tickets:
             for ticket in last.tickets:
                 cells[TICKETS_START + 2 * ticket] = cells[TICKETS_START + 2 * ticket + 1] = 0.0
-            self._write_tickets(view)
+            for ticket in view.tickets:
+                cells[TICKETS_START + 2 * ticket] = 1.0
+            self._write_completion(view)
         elif own_routes_changed:
-            self._write_tickets(view)
+            self._write_completion(view)
         if view.offered_tickets != last.offered_tickets:
             for ticket in last.offered_tickets:
                 cells[OFFER_START + ticket] = 0.0
@@ -461,20 +463,23 @@ class _SeatVector:
             self.array[:] = vector
         else:
             self.values[:] = vector.tolist()
-        self._write_tickets(view)
-
-    def _write_tickets(self, view: AnyView) -> None:
-        """Own tickets and whether the player's network completes each."""
-        cells, network, ends = self.cells, self.network, _ticket_ends(view.board)
+        cells = self.cells
         for ticket in view.tickets:
-            a, b = ends[ticket]
+            cells[TICKETS_START + 2 * ticket] = 1.0
+        self._write_completion(view)
+
+    def _write_completion(self, view: AnyView) -> None:
+        """Whether the player's network completes each of the player's tickets."""
+        cells, network = self.cells, self.network
+        ends = _ticket_ends(view.board)  # (city, city, completion cell) of each ticket
+        for ticket in view.tickets:
+            a, b, cell = ends[ticket]
             # The roots, found inline (a call per city would cost more than the walk).
             while network[a] != a:
                 a = network[a]
             while network[b] != b:
                 b = network[b]
-            cells[TICKETS_START + 2 * ticket] = 1.0
-            cells[TICKETS_START + 2 * ticket + 1] = 1.0 if a == b else 0.0
+            cells[cell] = 1.0 if a == b else 0.0
 
 
 def _network(view: AnyView) -> list[int]:
@@ -486,15 +491,18 @@ def _network(view: AnyView) -> list[int]:
     return network
 
 
-def _ticket_ends(board: Board) -> tuple[tuple[int, int], ...]:
-    """The two cities of each ticket of ``board`` (remembered per board)."""
+def _ticket_ends(board: Board) -> tuple[tuple[int, int, int], ...]:
+    """The two cities of each ticket of ``board`` and the cell of its completion (remembered per board)."""
     ends = _TICKET_ENDS.get(id(board))
     if ends is None or ends[0] is not board:
-        ends = _TICKET_ENDS[id(board)] = (board, tuple((t.a, t.b) for t in board.tickets))
+        ends = _TICKET_ENDS[id(board)] = (
+            board,
+            tuple((t.a, t.b, TICKETS_START + 2 * ticket + 1) for ticket, t in enumerate(board.tickets)),
+        )
     return ends[1]
 
 
-_TICKET_ENDS: dict[int, tuple[Board, tuple[tuple[int, int], ...]]] = {}
+_TICKET_ENDS: dict[int, tuple[Board, tuple[tuple[int, int, int], ...]]] = {}
 
 
 def _root(network: list[int], city: int) -> int:
