@@ -175,6 +175,10 @@ class BaselineAgent:
         self._plan_key: tuple[object, ...] | None = None
         self._plan: Plan | None = None
         self._hand_costs: HandCosts | None = None
+        # Tickets' paths of the last plans (on the board of _paths_tables): they bound the next
+        # plans' searches (see plan_for_costs).
+        self._paths: dict[int, list[int]] = {}
+        self._paths_tables: BoardTables | None = None
 
     # ------------------------------------------------------------ entry point
 
@@ -240,6 +244,12 @@ class BaselineAgent:
         """Planning cost per route: the agent's weights, plus a little per card the hand misses."""
         return hand_weights(tables, self._weights(tables), view.hand, self.hand_beta)
 
+    def _path_hints(self, tables: BoardTables) -> dict[int, list[int]]:
+        """The tickets' paths of earlier plans on the board of ``tables`` (to bound searches)."""
+        if self._paths_tables is not tables:
+            self._paths, self._paths_tables = {}, tables
+        return self._paths
+
     def _context(self, view: PlayerView, legal: Sequence[Action]) -> Context:
         tables = board_tables(view.board)
         status = route_status(view)
@@ -255,7 +265,7 @@ class BaselineAgent:
             else:
                 cost = costs_for(status, self._plan_weights(tables, view))
             self._plan = plan_for_costs(
-                tables, status, cost, self._order(tables, view.tickets), view.trains[view.player]
+                tables, status, cost, self._order(tables, view.tickets), view.trains[view.player], self._path_hints(tables)
             )
             self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
         if type(legal) is LegalSequence:
@@ -287,7 +297,7 @@ class BaselineAgent:
         budget = self.train_budget(view) - self.margin
         smallest = min(len(a.tickets) for a in options)
         orders = [self._order(tables, option.tickets) for option in options]
-        plans = plan_choices(tables, status, weights, held, orders, max(0, budget))
+        plans = plan_choices(tables, status, weights, held, orders, max(0, budget), self._path_hints(tables))
         return [
             self.keep_value(tables, plan, held, option.tickets, len(option.tickets) - smallest, budget)
             for option, plan in zip(options, plans, strict=True)

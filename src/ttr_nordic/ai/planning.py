@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
+from math import nextafter
 from operator import sub
 from typing import Final
 
@@ -310,6 +311,46 @@ def dijkstra(
     return dist, via
 
 
+def _dijkstra_within(
+    adjacency: tuple[tuple[tuple[int, int], ...], ...], cost: Sequence[float], source: int, target: int, limit: float
+) -> tuple[list[float], list[int]]:
+    """:func:`dijkstra` to ``target`` with the cities farther than ``limit`` never queued.
+
+    Given ``limit`` above the target's distance, the target's distance and routes are those
+    of :func:`dijkstra`: an entry beyond the limit would be taken from the queue only after the
+    target, and a city's improvements up to the limit are the same with or without the ones
+    beyond it (each is below every earlier value). Unreached cities keep ``limit``.
+    """
+    dist = [limit] * len(adjacency)
+    via = [-1] * len(adjacency)
+    dist[source] = 0.0
+    heap: list[tuple[float, int]] = [(0.0, source)]
+    pop, push = heappop, heappush
+    while heap:
+        d, city = pop(heap)
+        if d > dist[city]:
+            continue
+        if city == target:
+            break
+        for rid, other in adjacency[city]:
+            nd = d + cost[rid]
+            if nd < dist[other]:
+                dist[other] = nd
+                via[other] = rid
+                push(heap, (nd, other))
+    return dist, via
+
+
+def path_limit(cost: Sequence[float], routes: Sequence[int]) -> float:
+    """A distance limit for :func:`_dijkstra_within` from a known path: the next float above the
+    path's cost summed from its start as the search sums it (own routes, at 0, may be left out),
+    which no shortest distance exceeds (adding a cost never lowers a float sum). INF if blocked."""
+    total = 0.0
+    for r in routes:
+        total += cost[r]
+    return nextafter(total, INF)
+
+
 def shortest_path(tables: BoardTables, cost: Sequence[float], a: int, b: int) -> tuple[float, list[int]]:
     """The cheapest path from ``a`` to ``b``: its cost and its route ids (INF, [] if none)."""
     dist, via = dijkstra(tables, cost, a, b)
@@ -386,11 +427,17 @@ def plan_for_costs(
     cost: Sequence[float],
     tickets: Sequence[int],
     trains_left: int | None = None,
+    hints: dict[int, list[int]] | None = None,
 ) -> Plan:
     """``plan_tickets(tables, status, weights, tickets, trains_left)`` given the edge costs
-    ``cost = costs_for(status, weights)`` (for callers that build them in one pass: :func:`hand_costs`)."""
+    ``cost = costs_for(status, weights)`` (for callers that build them in one pass: :func:`hand_costs`).
+
+    ``hints``, tickets' paths from earlier plans (of any costs on the same board), make the
+    searches cheaper, not different; the paths found are written back into it.
+    """
     plan = Plan()
-    _plan_onto(tables, status, list(cost), plan, tickets, INF if trains_left is None else float(trains_left))
+    budget = INF if trains_left is None else float(trains_left)
+    _plan_onto(tables, status, list(cost), plan, tickets, budget, hints)
     return plan
 
 
@@ -413,16 +460,21 @@ def plan_choices(
     held: Sequence[int],
     choices: Sequence[Sequence[int]],
     trains_left: int | None = None,
+    hints: dict[int, list[int]] | None = None,
 ) -> list[Plan]:
     """For each ticket order in ``choices``, the plan of ``held`` and then its tickets.
 
     Each plan is ``plan_tickets(tables, status, weights, choice, trains_left, start=plan_tickets(
     tables, status, weights, held, trains_left))``; choices that start with the same tickets
     share the planning of those (ticket offers are planned as every subset of the offer).
+    ``hints`` as for :func:`plan_for_costs` (the paths found are written back into it).
     """
     cost = costs_for(status, weights)
     root = Plan()
-    budget = _plan_onto(tables, status, cost, root, held, INF if trains_left is None else float(trains_left))
+    # Each ticket's path, once found, bounds its later searches (after other prefixes).
+    if hints is None:
+        hints = {}
+    budget = _plan_onto(tables, status, cost, root, held, INF if trains_left is None else float(trains_left), hints)
     # A planned prefix of choice tickets -> its plan, its edge costs and the trains left.
     planned: dict[tuple[int, ...], tuple[Plan, list[float], float]] = {(): (root, cost, budget)}
     out: list[Plan] = []
@@ -434,7 +486,7 @@ def plan_choices(
         plan, cost, budget = planned[order[:size]]
         for end in range(size + 1, len(order) + 1):
             plan, cost = _copy_plan(plan), list(cost)
-            budget = _plan_onto(tables, status, cost, plan, order[end - 1 : end], budget)
+            budget = _plan_onto(tables, status, cost, plan, order[end - 1 : end], budget, hints)
             planned[order[:end]] = (plan, cost, budget)
         out.append(plan)
     return out
@@ -447,15 +499,27 @@ def _plan_onto(
     plan: Plan,
     tickets: Sequence[int],
     budget: float,
+    hints: dict[int, list[int]] | None = None,
 ) -> float:
     """Add ``tickets`` to ``plan`` in order (the work of :func:`plan_tickets`); returns the budget left.
 
-    ``cost`` is updated as routes get planned (0 for them, INF for their twins).
+    ``cost`` is updated as routes get planned (0 for them, INF for their twins). ``hints`` maps
+    tickets to a path (its routes not owned, in order from the ticket's first city) known from
+    an earlier search: its cost bounds the search (the same result, fewer cities queued); each
+    ticket's path found here is written back into it.
     """
     ticket_a, ticket_b = tables.ticket_a, tables.ticket_b
+    if hints is None:
+        for t in tickets:
+            dist, via = dijkstra(tables, cost, ticket_a[t], ticket_b[t])
+            budget = _add_ticket(tables, status, cost, plan, t, dist, via, budget)
+        return budget
+    adjacency = tables.adjacency
     for t in tickets:
-        dist, via = dijkstra(tables, cost, ticket_a[t], ticket_b[t])
-        budget = _add_ticket(tables, status, cost, plan, t, dist, via, budget)
+        hint = hints.get(t)
+        limit = INF if hint is None else path_limit(cost, hint)
+        dist, via = _dijkstra_within(adjacency, cost, ticket_a[t], ticket_b[t], limit)
+        budget = _add_ticket(tables, status, cost, plan, t, dist, via, budget, hints)
     return budget
 
 
@@ -468,8 +532,10 @@ def _add_ticket(
     dist: list[float],
     via: list[int],
     budget: float,
+    hints: dict[int, list[int]] | None = None,
 ) -> float:
-    """Add ``ticket`` to ``plan`` along the path its search (``dist``, ``via``) found."""
+    """Add ``ticket`` to ``plan`` along the path its search (``dist``, ``via``) found (and the
+    path's routes not owned to ``hints``, if given)."""
     a, b = tables.ticket_a[ticket], tables.ticket_b[ticket]
     total = dist[b]
     if total == INF:
@@ -483,6 +549,9 @@ def _add_ticket(
         path.append(rid)
         city = route_a[rid] if route_b[rid] == city else route_b[rid]
     path.reverse()
+    needed = [r for r in path if status[r] != OWN]
+    if hints is not None:
+        hints[ticket] = needed
     new = [r for r in path if cost[r] > 0.0]
     length = tables.length
     trains = 0
@@ -492,7 +561,6 @@ def _add_ticket(
         plan.infeasible.append(ticket)
         return budget
     plan.remaining[ticket] = total
-    needed = [r for r in path if status[r] != OWN]
     if not needed:
         plan.completed.append(ticket)  # then no route is new either: own routes cost 0
     plan.ticket_routes[ticket] = needed
