@@ -265,7 +265,12 @@ class BaselineAgent:
             else:
                 cost = costs_for(status, self._plan_weights(tables, view))
             self._plan = plan_for_costs(
-                tables, status, cost, self._order(tables, view.tickets), view.trains[view.player], self._path_hints(tables)
+                tables,
+                status,
+                cost,
+                self._order(tables, view.tickets),
+                view.trains[view.player],
+                self._path_hints(tables),
             )
             self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
         if type(legal) is LegalSequence:

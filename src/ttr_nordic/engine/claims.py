@@ -10,12 +10,13 @@ the route is claimable (:func:`expensive_claims`).
 from __future__ import annotations
 
 import threading
-from typing import Final
+from operator import itemgetter
+from typing import Final, NamedTuple
 
 from .actions import Claim, KeepTickets
 from .board import GRAY, Board, RouteKind
 from .cards import COLORS, LOCOMOTIVE, NUM_KINDS, Counts, to_counts
-from .core import FERRY_CODE, KIND_CODE, REGULAR_CODE, TUNNEL_CODE, RouteInfo
+from .core import FERRY_CODE, KIND_CODE, REGULAR_CODE, SPECIAL_CODE, TUNNEL_CODE, RouteInfo
 from .payments import ferry_options, special_options, tunnel_options
 
 # The one Claim per (route, payment), by route then payment (no key tuple to build and hash).
@@ -42,10 +43,11 @@ CLAIM_SETS: list[tuple[Claim, ...]] = [()]
 _CLAIM_SET_IDS: dict[tuple[Claim, ...], int] = {(): 0}
 _KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
 # Claim set ids of gray regular routes by (route, length, colors held in enough number) and of
-# tunnels by (route, length, color, the counts that matter capped at the length): a new hand
-# then finds them without building and hashing tuples of claims.
+# tunnels by the route and the counts that matter capped at the length (one int for a colored
+# tunnel, see claim_candidates): a new hand then finds them without building and hashing tuples
+# of claims.
 _GRAY_IDS: dict[tuple[int, int, int], int] = {}
-_TUNNEL_IDS: dict[tuple[int, ...], int] = {}
+_TUNNEL_IDS: dict[tuple[int, ...] | int, int] = {}
 # The caches above are shared by all games, also games on other threads (expert AIs think
 # in threads): lookups and inserts are single dict operations, atomic in CPython; the rare
 # multi-step changes (a new claim set id, dropping old hands) hold this lock.
@@ -118,56 +120,129 @@ def route_tables(board: Board) -> tuple[tuple[RouteInfo, ...], SimpleIds, Candid
     return infos, ids, candidates
 
 
+Entry = tuple[int, int, int, int]
+
+
+class _CandidateTables(NamedTuple):
+    """Per board, the routes grouped by what decides whether a hand might pay for them."""
+
+    board: Board
+    cap: int  # counts above it decide nothing more
+    regular: tuple[tuple[Entry, ...], ...]  # color -> its regular routes' entries, shortest first
+    regular_upto: tuple[tuple[int, ...], ...]  # color -> cards of it -> how many of those
+    ferries: tuple[Entry, ...]  # shortest first, each with its own lazy slot
+    ferries_upto: tuple[int, ...]  # cards -> how many ferries are that long or shorter
+    special: tuple[Entry, ...]  # Murmansk–Lieksa, with its lazy slot
+    special_upto: tuple[int, ...]
+    lazy_slots: int
+    gray: tuple[tuple[int, int, int], ...]  # gray regular routes: (route, length, twin)
+    tunnels: tuple[tuple[int, int, int, int], ...]  # (route, length, color, twin)
+
+
+_CANDIDATE_TABLES: dict[int, _CandidateTables] = {}
+
+
+def _candidate_tables(board: Board, routes: tuple[RouteInfo, ...], simple: SimpleIds) -> _CandidateTables:
+    cached = _CANDIDATE_TABLES.get(id(board))
+    if cached is not None and cached.board is board:
+        return cached
+    if [r.id for r in routes] != list(range(len(routes))):
+        raise ValueError("routes must be listed by id")
+    cap = max(r.length for r in routes) + 2
+
+    def upto(entries: list[Entry]) -> tuple[int, ...]:
+        return tuple(sum(1 for e in entries if e[1] <= count) for count in range(cap + 1))
+
+    by_length = sorted(routes, key=lambda r: (r.length, r.id))
+    regular = [
+        [
+            (r.id, r.length, r.twin, simple[r.id][color])
+            for r in by_length
+            if r.kind == REGULAR_CODE and r.color == color
+        ]
+        for color in COLORS
+    ]
+    lazy = [r for r in routes if r.kind in (FERRY_CODE, SPECIAL_CODE)]
+    slot = {r.id: -1 - i for i, r in enumerate(lazy)}
+    ferries = [(r.id, r.length, r.twin, slot[r.id]) for r in by_length if r.kind == FERRY_CODE]
+    special = [(r.id, r.length, r.twin, slot[r.id]) for r in by_length if r.kind == SPECIAL_CODE]
+    tables = _CandidateTables(
+        board=board,
+        cap=cap,
+        regular=tuple(tuple(entries) for entries in regular),
+        regular_upto=tuple(upto(entries) for entries in regular),
+        ferries=tuple(ferries),
+        ferries_upto=upto(ferries),
+        special=tuple(special),
+        special_upto=upto(special),
+        lazy_slots=len(lazy),
+        gray=tuple((r.id, r.length, r.twin) for r in routes if r.kind == REGULAR_CODE and r.color == GRAY),
+        tunnels=tuple((r.id, r.length, r.color, r.twin) for r in routes if r.kind == TUNNEL_CODE),
+    )
+    _CANDIDATE_TABLES[id(board)] = tables
+    return tables
+
+
+_ROUTE_ORDER: Final = itemgetter(0)
+
+
 def claim_candidates(
     board: Board, routes: tuple[RouteInfo, ...], simple: SimpleIds, cache: Candidates, hand: Counts
 ) -> tuple[RouteClaims, LazySlots]:
     """Every claim ``hand`` can pay for, by route, ignoring ownership and trains (cached
     in ``cache`` per hand: hands recur often, and this is the hot path of random play)."""
+    tables = _candidate_tables(board, routes, simple)
+    cap = tables.cap
     locos = hand[LOCOMOTIVE]
-    best_color = max(hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7])
     hand_total = sum(hand)
-    board_routes = board.routes
-    found: list[tuple[int, int, int, int]] = []
-    slots = 0
-    for rid, length, color, kind, twin in routes:
-        if kind == REGULAR_CODE:
-            if color != GRAY:
-                if hand[color] >= length:
-                    found.append((rid, length, twin, simple[rid][color]))
-            elif best_color >= length:
-                # The colors held in enough number decide the claims: look their set up by them.
+    # Regular routes of a color, ferries and Murmansk–Lieksa are taken by length, as slices;
+    # then every route's entry is put back in route order.
+    found: list[Entry] = []
+    regular, regular_upto = tables.regular, tables.regular_upto
+    for c in COLORS:
+        found += regular[c][: regular_upto[c][min(hand[c], cap)]]
+    ferry_cards = hand_total if locos else hand_total - 2
+    if ferry_cards > 0:
+        found += tables.ferries[: tables.ferries_upto[min(ferry_cards, cap)]]
+    found += tables.special[: tables.special_upto[min(hand_total, cap)]]
+    best_color = max(hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7])
+    colors_from: dict[int, int] = {}  # length -> the colors held that many times or more, as bits
+    for rid, length, twin in tables.gray:
+        if best_color >= length:
+            # The colors held in enough number decide the claims: look their set up by them.
+            mask = colors_from.get(length)
+            if mask is None:
                 mask = 0
                 for c in COLORS:
                     if hand[c] >= length:
                         mask |= 1 << c
-                gray_key = (rid, length, mask)
-                cid = _GRAY_IDS.get(gray_key)
-                if cid is None:
-                    row = simple[rid]
-                    claims = tuple([CLAIM_SETS[row[c]][0] for c in COLORS if hand[c] >= length])
-                    cid = _GRAY_IDS[gray_key] = _claim_set_id(claims)
-                found.append((rid, length, twin, cid))
-        elif kind == TUNNEL_CODE:
-            top = best_color if color == GRAY else hand[color]
-            if top + locos >= length:
-                # A tunnel's payments depend on the counts only up to its length.
-                if color == GRAY:
-                    tunnel_key: tuple[int, ...] = (rid, length, color, *[min(n, length) for n in hand])
-                else:
-                    tunnel_key = (rid, length, color, min(hand[color], length), min(locos, length))
-                cid = _TUNNEL_IDS.get(tunnel_key)
-                if cid is None:
-                    payments = tunnel_options(board_routes[rid], hand)
-                    cid = _TUNNEL_IDS[tunnel_key] = _claim_set_id(_claims(rid, payments))
-                found.append((rid, length, twin, cid))
-        elif kind == FERRY_CODE:
-            if hand_total >= length and (locos or hand_total >= length + 2):
-                found.append((rid, length, twin, -1 - slots))
-                slots += 1
-        elif hand_total >= length:
-            found.append((rid, length, twin, -1 - slots))
-            slots += 1
-    lazy: LazySlots = [None] * slots if slots else ()
+                colors_from[length] = mask
+            gray_key = (rid, length, mask)
+            cid = _GRAY_IDS.get(gray_key)
+            if cid is None:
+                row = simple[rid]
+                claims = tuple([CLAIM_SETS[row[c]][0] for c in COLORS if hand[c] >= length])
+                cid = _GRAY_IDS[gray_key] = _claim_set_id(claims)
+            found.append((rid, length, twin, cid))
+    board_routes = board.routes
+    for rid, length, color, twin in tables.tunnels:
+        top = best_color if color == GRAY else hand[color]
+        if top + locos >= length:
+            # A tunnel's payments depend on the counts only up to its length.
+            if color == GRAY:
+                tunnel_key: tuple[int, ...] | int = (rid, *[min(n, length) for n in hand])
+            else:
+                # An int key (cheaper to hash than a tuple): the route, its color's cards
+                # and the locomotives, each capped at the length (tunnels are short).
+                tunnel_key = (rid << 16) | (min(hand[color], length) << 8) | min(locos, length)
+            cid = _TUNNEL_IDS.get(tunnel_key)
+            if cid is None:
+                payments = tunnel_options(board_routes[rid], hand)
+                cid = _TUNNEL_IDS[tunnel_key] = _claim_set_id(_claims(rid, payments))
+            found.append((rid, length, twin, cid))
+    found.sort(key=_ROUTE_ORDER)
+    # Every ferry and Murmansk–Lieksa has its slot, claimable with this hand or not.
+    lazy: LazySlots = [None] * tables.lazy_slots if tables.lazy_slots else ()
     candidates = (tuple(found), lazy)
     if len(cache) >= _CANDIDATE_CACHE_SIZE:
         drop_candidates(cache)
