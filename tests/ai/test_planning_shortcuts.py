@@ -89,8 +89,9 @@ def test_hand_costs_equal_costs_of_hand_weights() -> None:
 
 
 def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
-    """HandCosts, which works out again only the routes whose held cards changed while the
-    status stays, gives hand_costs' list at every step: cards drawn, paid, statuses changed."""
+    """HandCosts, which works out again only the routes whose status or held cards changed,
+    gives hand_costs' list at every step: cards drawn, paid, statuses changed (all, or a few
+    routes with the cards paid for them)."""
     rng = random.Random(8)
     tables = board_tables(GameState.new(players=2, seed=1).board)
     for weights, beta in ((tables.train_cost, 0.1), (tables.long_cost, 0.25)):
@@ -103,8 +104,14 @@ def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
                 hand[rng.randrange(9)] += 1
             elif move < 0.85:
                 hand = [max(0, n - rng.randrange(4)) for n in hand]
-            else:
+            elif move < 0.92:
                 status = tuple(rng.choice([OWN, FREE, FREE, BLOCKED]) for _ in range(tables.num_routes))
+            else:
+                changed = list(status)
+                for r in rng.sample(range(tables.num_routes), rng.randint(1, 3)):
+                    changed[r] = rng.choice([OWN, FREE, BLOCKED])
+                status = tuple(changed)
+                hand = [max(0, n - rng.randrange(3)) for n in hand]
             assert costs(tuple(hand), status) == hand_costs(tables, weights, hand, beta, status), step
 
 

@@ -38,8 +38,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
+from itertools import compress
 from math import nextafter
-from operator import sub
+from operator import ne, sub
 from typing import Final
 
 from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
@@ -78,6 +79,7 @@ class BoardTables:
     train_cost: tuple[float, ...]  # planning weight: trains, plus a little for ferries/tunnels/special
     long_cost: tuple[float, ...]  # planning weight that favours long routes (length**2 / points)
     held_slot: tuple[int, ...]  # where hand_weights() finds the cards a route can use (see there)
+    route_ends: tuple[int, ...]  # route_a ^ route_b: one end of a route XOR it gives the other
 
     @property
     def num_routes(self) -> int:
@@ -135,6 +137,7 @@ def board_tables(board: Board) -> BoardTables:
             (LOCOMOTIVE if r.color == GRAY else r.color) + (NUM_KINDS if k in (_FERRY, _TUNNEL) else 0)
             for r, k in zip(routes, kind, strict=True)
         ),
+        route_ends=tuple(r.a ^ r.b for r in routes),
     )
     _TABLES[id(board)] = tables
     return tables
@@ -214,11 +217,12 @@ def hand_costs(
 
 class HandCosts:
     """:func:`hand_costs` for one player's successive hands and statuses, on one board with
-    fixed ``weights`` and ``beta``: when the status is the one of the last call, only the routes
-    whose held cards changed are worked out again (a drawn card changes a few of the 18 counts).
+    fixed ``weights`` and ``beta``: only the routes whose status or held cards changed since the
+    last call are worked out again (a drawn card changes a few of the 18 counts, a claim the
+    status of a route or two).
     The returned list is the object's own and changes with the next call: copy it to keep it."""
 
-    __slots__ = ("_beta", "_cost", "_held", "_slot_routes", "_status", "_weights", "tables")
+    __slots__ = ("_beta", "_cost", "_held", "_held_slot", "_slot_routes", "_status", "_weights", "tables")
 
     def __init__(self, tables: BoardTables, weights: Sequence[float], beta: float) -> None:
         self.tables = tables
@@ -228,6 +232,7 @@ class HandCosts:
         for rid, slot in enumerate(tables.held_slot):
             slot_routes[slot].append(rid)
         self._slot_routes = slot_routes
+        self._held_slot = tables.held_slot
         self._status: Sequence[int] | None = None
         self._held: list[int] = []
         self._cost: list[float] = []
@@ -238,10 +243,24 @@ class HandCosts:
         held[LOCOMOTIVE] = max(held[:LOCOMOTIVE])
         held.extend([n + locos for n in held])
         old = self._held
-        if status is not self._status and status != self._status:
-            self._cost = hand_costs(self.tables, self._weights, hand, self._beta, status)
-            self._status, self._held = status, held
-            return self._cost
+        last = self._status
+        if status is not last:
+            if last is None:
+                self._cost = hand_costs(self.tables, self._weights, hand, self._beta, status)
+                self._status, self._held = status, held
+                return self._cost
+            # A claim changes the status of a route or two (its twin): those routes' costs are
+            # worked out again (with the old counts, the loop below then updates the counts).
+            cost, weights, length, beta = self._cost, self._weights, self.tables.length, self._beta
+            slots = self._held_slot
+            for r in compress(range(len(status)), map(ne, status, last)):
+                s = status[r]
+                if s == FREE:
+                    w, n, h = weights[r], length[r], old[slots[r]]
+                    cost[r] = w + beta * (n - h) if n > h else w
+                else:
+                    cost[r] = 0.0 if s == OWN else INF
+            self._status = status
         if held != old:
             cost, weights, length, beta = self._cost, self._weights, self.tables.length, self._beta
             for slot, routes in enumerate(self._slot_routes):
@@ -541,18 +560,19 @@ def _add_ticket(
     if total == INF:
         plan.infeasible.append(ticket)
         return budget
-    route_a, route_b = tables.route_a, tables.route_b
+    ends = tables.route_ends
     path: list[int] = []
     city = b
     while city != a:
         rid = via[city]
         path.append(rid)
-        city = route_a[rid] if route_b[rid] == city else route_b[rid]
+        city ^= ends[rid]
     path.reverse()
     needed = [r for r in path if status[r] != OWN]
     if hints is not None:
         hints[ticket] = needed
-    new = [r for r in path if cost[r] > 0.0]
+    # Own routes cost 0: the new routes are among the needed ones.
+    new = [r for r in needed if cost[r] > 0.0]
     length = tables.length
     trains = 0
     for r in new:
