@@ -360,16 +360,6 @@ def _dijkstra_within(
     return dist, via
 
 
-def path_limit(cost: Sequence[float], routes: Sequence[int]) -> float:
-    """A distance limit for :func:`_dijkstra_within` from a known path: the next float above the
-    path's cost summed from its start as the search sums it (own routes, at 0, may be left out),
-    which no shortest distance exceeds (adding a cost never lowers a float sum). INF if blocked."""
-    total = 0.0
-    for r in routes:
-        total += cost[r]
-    return nextafter(total, INF)
-
-
 def shortest_path(tables: BoardTables, cost: Sequence[float], a: int, b: int) -> tuple[float, list[int]]:
     """The cheapest path from ``a`` to ``b``: its cost and its route ids (INF, [] if none)."""
     dist, via = dijkstra(tables, cost, a, b)
@@ -527,74 +517,72 @@ def _plan_onto(
     an earlier search: its cost bounds the search (the same result, fewer cities queued); each
     ticket's path found here is written back into it.
     """
-    ticket_a, ticket_b = tables.ticket_a, tables.ticket_b
-    if hints is None:
-        for t in tickets:
-            dist, via = dijkstra(tables, cost, ticket_a[t], ticket_b[t])
-            budget = _add_ticket(tables, status, cost, plan, t, dist, via, budget)
-        return budget
+    # One loop, no comprehensions or helper calls: this runs for every ticket of every decision.
+    ticket_a, ticket_b, ends, length, twin = (
+        tables.ticket_a,
+        tables.ticket_b,
+        tables.route_ends,
+        tables.length,
+        tables.twin,
+    )
     adjacency = tables.adjacency
+    use, routes, remaining = plan.use, plan.routes, plan.remaining
     for t in tickets:
-        hint = hints.get(t)
-        limit = INF if hint is None else path_limit(cost, hint)
-        dist, via = _dijkstra_within(adjacency, cost, ticket_a[t], ticket_b[t], limit)
-        budget = _add_ticket(tables, status, cost, plan, t, dist, via, budget, hints)
+        a, b = ticket_a[t], ticket_b[t]
+        if hints is None:
+            dist, via = dijkstra(tables, cost, a, b)
+        else:
+            hint = hints.get(t)
+            if hint is None:
+                limit = INF
+            else:
+                # The hint's cost summed from its start, as the search sums it (own routes, at
+                # 0, add nothing), and the next float above: no shortest distance exceeds it.
+                limit = 0.0
+                for r in hint:
+                    limit += cost[r]
+                limit = nextafter(limit, INF)
+            dist, via = _dijkstra_within(adjacency, cost, a, b, limit)
+        total = dist[b]
+        if total == INF:
+            plan.infeasible.append(t)
+            continue
+        # The path, traced back from b (one end of a route XOR route_ends gives the other).
+        path: list[int] = []
+        city = b
+        while city != a:
+            rid = via[city]
+            path.append(rid)
+            city ^= ends[rid]
+        path.reverse()
+        needed: list[int] = []
+        new: list[int] = []  # own routes cost 0: the new routes are among the needed ones
+        trains = 0
+        for r in path:
+            if status[r] != OWN:
+                needed.append(r)
+                if cost[r] > 0.0:
+                    new.append(r)
+                    trains += length[r]
+        if hints is not None:
+            hints[t] = needed
+        if trains > budget:
+            plan.infeasible.append(t)
+            continue
+        remaining[t] = total
+        if not needed:
+            plan.completed.append(t)  # then no route is new either
+        plan.ticket_routes[t] = needed
+        for r in needed:
+            use[r] = use.get(r, 0) + 1
+        for r in new:
+            routes.append(r)
+            cost[r] = 0.0
+            if twin[r] >= 0:
+                cost[twin[r]] = INF
+        plan.trains += trains
+        budget -= trains
     return budget
-
-
-def _add_ticket(
-    tables: BoardTables,
-    status: Sequence[int],
-    cost: list[float],
-    plan: Plan,
-    ticket: int,
-    dist: list[float],
-    via: list[int],
-    budget: float,
-    hints: dict[int, list[int]] | None = None,
-) -> float:
-    """Add ``ticket`` to ``plan`` along the path its search (``dist``, ``via``) found (and the
-    path's routes not owned to ``hints``, if given)."""
-    a, b = tables.ticket_a[ticket], tables.ticket_b[ticket]
-    total = dist[b]
-    if total == INF:
-        plan.infeasible.append(ticket)
-        return budget
-    ends = tables.route_ends
-    path: list[int] = []
-    city = b
-    while city != a:
-        rid = via[city]
-        path.append(rid)
-        city ^= ends[rid]
-    path.reverse()
-    needed = [r for r in path if status[r] != OWN]
-    if hints is not None:
-        hints[ticket] = needed
-    # Own routes cost 0: the new routes are among the needed ones.
-    new = [r for r in needed if cost[r] > 0.0]
-    length = tables.length
-    trains = 0
-    for r in new:
-        trains += length[r]
-    if trains > budget:
-        plan.infeasible.append(ticket)
-        return budget
-    plan.remaining[ticket] = total
-    if not needed:
-        plan.completed.append(ticket)  # then no route is new either: own routes cost 0
-    plan.ticket_routes[ticket] = needed
-    use = plan.use
-    for r in needed:
-        use[r] = use.get(r, 0) + 1
-    twin = tables.twin
-    for r in new:
-        plan.routes.append(r)
-        cost[r] = 0.0
-        if twin[r] >= 0:
-            cost[twin[r]] = INF
-    plan.trains += trains
-    return budget - trains
 
 
 # ---------------------------------------------------------------- cards
