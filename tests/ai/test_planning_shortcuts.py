@@ -16,9 +16,12 @@ from ttr_nordic.ai.planning import (
     BLOCKED,
     FREE,
     OWN,
+    BoardTables,
     HandCosts,
     _most_held_color,
     board_tables,
+    card_deficits,
+    card_wants,
     costs_for,
     hand_costs,
     hand_weights,
@@ -153,3 +156,29 @@ def test_claims_are_grouped_as_listed_in_any_order() -> None:
                     expected.setdefault(action.route, []).append(action)
             assert claims == expected and list(claims) == list(expected)
             assert list(others) == [a for a in listing if not isinstance(a, Claim)]
+
+
+def _wants_from_deficits(tables: BoardTables, routes: Sequence[int], hand: Sequence[int], decay: float) -> list[float]:
+    """card_wants as the deficits of card_deficits define it, kind by kind."""
+    deficits, _ = card_deficits(tables, routes, hand)
+    wants = [0.0] * 9
+    for i, (r, need) in enumerate(zip(routes, deficits, strict=True)):
+        weight = 1.0 / (1.0 + decay * i)
+        flexible = tables.ferry_or_tunnel(r)
+        for k, missing in enumerate(need):
+            if missing:
+                value = weight * (1.15 if k == 8 else 1.0)
+                wants[k] = max(wants[k], value) + 0.02 * missing
+                if flexible and k != 8:
+                    wants[8] = max(wants[8], 0.6 * weight)
+    return wants
+
+
+def test_card_wants_equal_the_deficits_kind_by_kind() -> None:
+    rng = random.Random(12)
+    tables = board_tables(GameState.new(players=2, seed=1).board)
+    for _ in range(3000):
+        routes = rng.sample(range(tables.num_routes), rng.randint(0, 8))
+        hand = [rng.choice([0, 0, 1, 1, 2, 3, 5]) for _ in range(9)]
+        decay = rng.choice([0.25, 1.0])
+        assert card_wants(tables, routes, hand, decay) == _wants_from_deficits(tables, routes, hand, decay)

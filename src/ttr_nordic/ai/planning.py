@@ -644,18 +644,49 @@ def card_wants(
     A kind missing for the first route is worth 1; for the i-th route 1 / (1 + decay * i).
     Locomotives are also worth something when a ferry or tunnel misses color cards.
     """
-    deficits, _ = card_deficits(tables, routes, hand, tunnel_margin)
+    # The deficits of card_deficits, worked out route by route here: a route misses at most
+    # its color and (a ferry) locomotives, so only those two kinds are looked at, color first.
+    rem = list(hand)
     wants = [0.0] * NUM_KINDS
-    kinds = tables.kind
-    for i, (r, need) in enumerate(zip(routes, deficits, strict=True)):
+    lengths, route_colors, kinds, ferry_locos = tables.length, tables.color, tables.kind, tables.ferry_locos
+    for i, r in enumerate(routes):
+        n = lengths[r]
+        color = route_colors[r]
+        if color == GRAY:
+            color = _most_held_color(rem)
+        kind = kinds[r]
+        missing_locos = 0
+        if kind == _REGULAR:
+            use = min(rem[color], n)
+            rem[color] -= use
+            missing = n - use
+        elif kind == _FERRY:
+            locos = ferry_locos[r]
+            use = min(rem[color], n - locos)
+            rem[color] -= use
+            loco_use = min(rem[LOCOMOTIVE], locos)
+            rem[LOCOMOTIVE] -= loco_use
+            missing = n - locos - use
+            missing_locos = locos - loco_use
+        elif kind == _TUNNEL:
+            want = n + tunnel_margin
+            use = min(rem[color], want)
+            rem[color] -= use
+            missing = want - use
+        else:  # Murmansk–Lieksa: singles of one color, or any 4 cards per space
+            use = min(rem[color], n)
+            rem[color] -= use
+            groups = min(n - use, sum(rem) // 4)
+            missing = n - use - groups
+        if not missing and not missing_locos:
+            continue
         weight = 1.0 / (1.0 + decay * i)
-        flexible = kinds[r] == _FERRY or kinds[r] == _TUNNEL
-        for k, missing in enumerate(need):
-            if missing:
-                value = weight * (1.15 if k == LOCOMOTIVE else 1.0)
-                wants[k] = max(wants[k], value) + 0.02 * missing
-                if flexible and k != LOCOMOTIVE:
-                    wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], 0.6 * weight)
+        if missing:
+            wants[color] = max(wants[color], weight * 1.0) + 0.02 * missing
+            if kind in (_FERRY, _TUNNEL):
+                wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], 0.6 * weight)
+        if missing_locos:
+            wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], weight * 1.15) + 0.02 * missing_locos
     return wants
 
 
