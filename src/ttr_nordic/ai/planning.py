@@ -38,9 +38,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
-from itertools import compress
+from itertools import compress, repeat
 from math import nextafter
-from operator import ne, sub
+from operator import eq, ne, sub
 from typing import Final
 
 from ..engine import GRAY, LOCOMOTIVE, Board, PlayerView, RouteKind
@@ -501,6 +501,14 @@ def plan_choices(
     return out
 
 
+# The paths of searches bounded at cost 0, by board, then by (start, end, the routes at cost 0 as
+# bits): such a search follows the routes at cost 0 only (see _plan_onto). Shared by all games
+# on a board; lookups and inserts are single dict operations (safe across threads).
+_ZERO_PATHS: dict[int, dict[tuple[int, int, int], list[int]]] = {}
+_ZERO_PATHS_SIZE: Final = 20_000
+_ZERO_LIMIT: Final = nextafter(0.0, INF)
+
+
 def _plan_onto(
     tables: BoardTables,
     status: Sequence[int],
@@ -527,10 +535,16 @@ def _plan_onto(
     )
     adjacency = tables.adjacency
     use, routes, remaining = plan.use, plan.routes, plan.remaining
+    zero = -1  # the routes that cost 0 now, as bits (-1: not worked out yet)
+    zero_paths = _ZERO_PATHS.get(id(tables))
+    if zero_paths is None:
+        zero_paths = _ZERO_PATHS[id(tables)] = {}
     for t in tickets:
         a, b = ticket_a[t], ticket_b[t]
+        path: list[int] | None = None
         if hints is None:
             dist, via = dijkstra(tables, cost, a, b)
+            total = dist[b]
         else:
             hint = hints.get(t)
             if hint is None:
@@ -542,19 +556,38 @@ def _plan_onto(
                 for r in hint:
                     limit += cost[r]
                 limit = nextafter(limit, INF)
-            dist, via = _dijkstra_within(adjacency, cost, a, b, limit)
-        total = dist[b]
+            if limit == _ZERO_LIMIT:
+                # A path at cost 0 (a completed ticket, most often): the search follows only
+                # the routes at cost 0 (any other costs more than the limit), so its path
+                # depends on those alone; it is looked up by them.
+                if zero < 0:
+                    zero = 0
+                    for r in compress(range(len(cost)), map(eq, cost, repeat(0.0))):
+                        zero |= 1 << r
+                key = (a, b, zero)
+                path = zero_paths.get(key)
+                total = 0.0
+                if path is None:
+                    dist, via = _dijkstra_within(adjacency, cost, a, b, limit)
+            else:
+                dist, via = _dijkstra_within(adjacency, cost, a, b, limit)
+                total = dist[b]
         if total == INF:
             plan.infeasible.append(t)
             continue
-        # The path, traced back from b (one end of a route XOR route_ends gives the other).
-        path: list[int] = []
-        city = b
-        while city != a:
-            rid = via[city]
-            path.append(rid)
-            city ^= ends[rid]
-        path.reverse()
+        if path is None:
+            # The path, traced back from b (one end of a route XOR route_ends gives the other).
+            path = []
+            city = b
+            while city != a:
+                rid = via[city]
+                path.append(rid)
+                city ^= ends[rid]
+            path.reverse()
+            if zero >= 0 and total == 0.0 and limit == _ZERO_LIMIT:
+                if len(zero_paths) >= _ZERO_PATHS_SIZE:
+                    zero_paths.clear()
+                zero_paths[key] = path
         needed: list[int] = []
         new: list[int] = []  # own routes cost 0: the new routes are among the needed ones
         trains = 0
@@ -579,7 +612,11 @@ def _plan_onto(
             routes.append(r)
             cost[r] = 0.0
             if twin[r] >= 0:
+                if zero >= 0 and cost[twin[r]] == 0.0:
+                    zero &= ~(1 << twin[r])
                 cost[twin[r]] = INF
+            if zero >= 0:
+                zero |= 1 << r
         plan.trains += trains
         budget -= trains
     return budget
