@@ -1,15 +1,19 @@
 """play_game gives each agent what it asks for: views without the log to agents that do not
 read it, the engine's LegalSequence at main actions to agents that accept one, and otherwise
-full views and lists; the games are the same either way."""
+full views and lists; the games are the same either way. A listed action is applied as it
+is, anything else only through the engine's checks."""
 
 from __future__ import annotations
 
+import copy
 from array import array
 from collections.abc import Sequence
 
+import pytest
+
 from ttr_nordic.ai import RandomAgent, RouteFocusAgent, play_game
 from ttr_nordic.ai.blocking import BlockingRouteFocusAgent
-from ttr_nordic.engine import Action, Phase, PlayerView
+from ttr_nordic.engine import Action, Claim, IllegalActionError, Phase, PlayerView
 from ttr_nordic.sim.play import TimedAgent
 
 
@@ -65,3 +69,46 @@ def test_the_timed_wrapper_passes_the_attributes_on() -> None:
     lean = Lean(seed=3)
     play_game([TimedAgent(lean, array("d")), RandomAgent(seed=4)], seed=5)
     assert set(lean.log_lengths) == {0} and ("CHOOSE_ACTION", "LegalSequence") in lean.kinds
+
+
+class _Cheating:
+    """Random choices, except that it claims a route its hand cannot pay for once it can."""
+
+    name = "cheating"
+    accepts_legal_sequence = True
+
+    def __init__(self, seed: int) -> None:
+        self.inner = RandomAgent(seed=seed)
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if view.phase is Phase.CHOOSE_ACTION:
+            for rid, owner in enumerate(view.route_owner):
+                route = view.board.routes[rid]
+                if owner == -1 and route.color >= 0 and view.hand[route.color] < route.length:
+                    payment = [0] * 9
+                    payment[route.color] = route.length
+                    return Claim(rid, tuple(payment))  # type: ignore[arg-type]
+        return self.inner.choose(view, legal)
+
+
+class _Copying:
+    """Random choices, returned as equal copies of the listed actions (not the same objects)."""
+
+    name = "copying"
+
+    def __init__(self, seed: int) -> None:
+        self.inner = RandomAgent(seed=seed)
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return copy.deepcopy(self.inner.choose(view, legal))
+
+
+def test_an_unlisted_action_goes_through_the_engine_checks() -> None:
+    with pytest.raises(IllegalActionError):
+        play_game([_Cheating(seed=1), RandomAgent(seed=2)], seed=3)
+
+
+def test_equal_copies_of_listed_actions_play_the_same_game() -> None:
+    original = play_game([RandomAgent(seed=4), RandomAgent(seed=5)], seed=6)
+    copied = play_game([_Copying(seed=4), _Copying(seed=5)], seed=6)
+    assert copied.record() == original.record()

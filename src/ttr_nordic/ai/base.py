@@ -80,15 +80,17 @@ def play_game(
 ) -> GameState:
     """Play one game between ``agents`` (one per seat) and return the finished state.
 
-    Each agent's choice is checked by the engine; ``on_action(state, player, action)``
-    is called before each action is applied. Agents with ``reads_log = False`` get views
-    without the log (see :class:`Agent`).
+    Each agent's choice is checked by the engine: one of the legal actions the engine listed
+    for the decision is applied as it is, anything else only through the engine's checks
+    (:meth:`~GameState.apply`, which refuses an illegal action). ``on_action(state, player,
+    action)`` is called before each action is applied. Agents with ``reads_log = False`` get
+    views without the log (see :class:`Agent`).
     """
     state = GameState.new(players=len(agents), seed=seed, first_player=first_player)
     logs = [getattr(agent, "reads_log", True) is not False for agent in agents]
     listings = [legal_listing(state, agent) for agent in agents]
     view = state.view
-    apply = state.apply
+    apply, apply_listed = state.apply, state.apply_unchecked
     for _ in range(max_actions):
         if state.is_over:
             return state
@@ -97,5 +99,10 @@ def play_game(
         action = agents[player].choose(view(player, logs[player]), legal)
         if on_action is not None:
             on_action(state, player, action)
-        apply(action, player)
+        # A listed action is legal (the listing is of this state, this player's decision):
+        # checking it again would repeat the listing's work.
+        if action in legal:
+            apply_listed(action)
+        else:
+            apply(action, player)
     raise RuntimeError(f"game did not end within {max_actions} actions")
