@@ -80,6 +80,7 @@ class BoardTables:
     long_cost: tuple[float, ...]  # planning weight that favours long routes (length**2 / points)
     held_slot: tuple[int, ...]  # where hand_weights() finds the cards a route can use (see there)
     route_ends: tuple[int, ...]  # route_a ^ route_b: one end of a route XOR it gives the other
+    route_bits: tuple[int, ...]  # 1 << route: a set of routes is the sum of its routes' bits
 
     @property
     def num_routes(self) -> int:
@@ -138,6 +139,7 @@ def board_tables(board: Board) -> BoardTables:
             for r, k in zip(routes, kind, strict=True)
         ),
         route_ends=tuple(r.a ^ r.b for r in routes),
+        route_bits=tuple(1 << r.id for r in routes),
     )
     _TABLES[id(board)] = tables
     return tables
@@ -561,9 +563,7 @@ def _plan_onto(
                 # the routes at cost 0 (any other costs more than the limit), so its path
                 # depends on those alone; it is looked up by them.
                 if zero < 0:
-                    zero = 0
-                    for r in compress(range(len(cost)), map(eq, cost, repeat(0.0))):
-                        zero |= 1 << r
+                    zero = sum(compress(tables.route_bits, map(eq, cost, repeat(0.0))))
                 key = (a, b, zero)
                 path = zero_paths.get(key)
                 total = 0.0
