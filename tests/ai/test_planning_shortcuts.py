@@ -182,3 +182,44 @@ def test_card_wants_equal_the_deficits_kind_by_kind() -> None:
         hand = [rng.choice([0, 0, 1, 1, 2, 3, 5]) for _ in range(9)]
         decay = rng.choice([0.25, 1.0])
         assert card_wants(tables, routes, hand, decay) == _wants_from_deficits(tables, routes, hand, decay)
+
+
+def _status_by_rule(view: PlayerView, respect_trains: bool, player: int) -> tuple[int, ...]:
+    tables = board_tables(view.board)
+    trains = view.trains[player] if respect_trains else 1_000
+    out = []
+    for r, holder in enumerate(view.route_owner):
+        twin = tables.twin[r]
+        twin_holder = view.route_owner[twin] if twin >= 0 else -1
+        if holder == player:
+            out.append(OWN)
+        elif (
+            holder != -1
+            or tables.length[r] > trains
+            or (twin_holder != -1 and (twin_holder == player or view.num_players == 2))
+        ):
+            out.append(BLOCKED)
+        else:
+            out.append(FREE)
+    return tuple(out)
+
+
+def test_route_status_follows_claims_as_the_rule_says() -> None:
+    """route_status, worked out from the last status after a claim or two, is the rule's status
+    at every decision of interleaved games (2 and 3 players, each seat, trains or not)."""
+    rng = random.Random(13)
+    games = [GameState.new(players=2, seed=21), GameState.new(players=3, seed=22), GameState.new(players=2, seed=23)]
+    checked = 0
+    while any(not g.is_over for g in games):
+        for game in games:
+            if game.is_over:
+                continue
+            view = game.view(game.current, log=False)
+            for player in range(game.num_players):
+                for respect in (True, False):
+                    assert route_status(view, respect, player) == _status_by_rule(view, respect, player)
+                    checked += 1
+            legal = game.legal_action_list()
+            claims = [a for a in legal if isinstance(a, Claim)]
+            game.apply(rng.choice(claims) if claims and rng.random() < 0.5 else rng.choice(legal))
+    assert checked > 2000

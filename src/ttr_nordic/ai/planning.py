@@ -147,8 +147,10 @@ def board_tables(board: Board) -> BoardTables:
 
 # ---------------------------------------------------------------- route status
 
-_STATUS_CACHE: dict[tuple[tuple[int, ...], int, int, int, bool], tuple[int, ...]] = {}
-_STATUS_CACHE_SIZE: Final = 50_000
+# The last status worked out per (player, player count, respect_trains, board): (owners, trains,
+# status). A decision's status is mostly the last one (the same owners) or differs from it by a
+# claim or two, worked out route by route. Replaced whole (one dict store: safe across threads).
+_LAST_STATUS: dict[tuple[int, int, bool, int], tuple[tuple[int, ...], int, tuple[int, ...]]] = {}
 
 
 def route_status(view: PlayerView, respect_trains: bool = True, player: int | None = None) -> tuple[int, ...]:
@@ -159,13 +161,37 @@ def route_status(view: PlayerView, respect_trains: bool = True, player: int | No
     """
     me = view.player if player is None else player
     trains = view.trains[me] if respect_trains else 1_000
-    key = (view.route_owner, me, view.num_players, trains, respect_trains)
-    cached = _STATUS_CACHE.get(key)
-    if cached is not None:
-        return cached
     tables = board_tables(view.board)
     owner = view.route_owner
     two = view.num_players == 2
+    memo_key = (me, view.num_players, respect_trains, id(tables))
+    last = _LAST_STATUS.get(memo_key)
+    if last is not None and last[1] == trains:
+        last_owner, _, last_status = last
+        if owner == last_owner:
+            return last_status
+        changed = [*compress(range(len(owner)), map(ne, owner, last_owner))]
+        if len(changed) <= 6:
+            # A route's status depends on its owner and its twin's: those of the claimed
+            # routes and of their twins change.
+            status_list = list(last_status)
+            lengths, twins = tables.length, tables.twin
+            for claimed in changed:
+                for r in (claimed, twins[claimed]):
+                    if r >= 0:
+                        holder, twin = owner[r], twins[r]
+                        status_list[r] = (
+                            OWN
+                            if holder == me
+                            else BLOCKED
+                            if holder != -1
+                            or lengths[r] > trains
+                            or (twin >= 0 and (other := owner[twin]) != -1 and (other == me or two))
+                            else FREE
+                        )
+            status = tuple(status_list)
+            _LAST_STATUS[memo_key] = (owner, trains, status)
+            return status
     # Own; else blocked if someone else's, too long, or the closed twin of a claimed double.
     status = tuple(
         [
@@ -177,9 +203,7 @@ def route_status(view: PlayerView, respect_trains: bool = True, player: int | No
             for holder, length, twin in zip(owner, tables.length, tables.twin, strict=True)
         ]
     )
-    if len(_STATUS_CACHE) >= _STATUS_CACHE_SIZE:
-        _STATUS_CACHE.clear()
-    _STATUS_CACHE[key] = status
+    _LAST_STATUS[memo_key] = (owner, trains, status)
     return status
 
 
