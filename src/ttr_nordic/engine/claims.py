@@ -15,7 +15,7 @@ from typing import Final, NamedTuple
 
 from .actions import Claim, KeepTickets
 from .board import GRAY, Board, RouteKind
-from .cards import COLORS, LOCOMOTIVE, NUM_KINDS, Counts, to_counts
+from .cards import COLORS, FULL_DECK_COUNTS, LOCOMOTIVE, NUM_KINDS, Counts, to_counts
 from .core import FERRY_CODE, KIND_CODE, REGULAR_CODE, SPECIAL_CODE, TUNNEL_CODE, RouteInfo
 from .payments import ferry_options, special_options, tunnel_options
 
@@ -128,10 +128,11 @@ class _CandidateTables(NamedTuple):
 
     board: Board
     cap: int  # counts above it decide nothing more
+    capped: tuple[tuple[int, ...], ...]  # length -> count -> the count capped at the length
     regular: tuple[tuple[Entry, ...], ...]  # color -> its regular routes' entries, shortest first
-    regular_upto: tuple[tuple[int, ...], ...]  # color -> cards of it -> how many of those
+    regular_upto: tuple[tuple[int, ...], ...]  # color -> cards of it -> how many of those (any count)
     ferries: tuple[Entry, ...]  # shortest first, each with its own lazy slot
-    ferries_upto: tuple[int, ...]  # cards -> how many ferries are that long or shorter
+    ferries_upto: tuple[int, ...]  # cards -> how many ferries are that long or shorter (any count)
     special: tuple[Entry, ...]  # Murmansk–Lieksa, with its lazy slot
     special_upto: tuple[int, ...]
     lazy_slots: int
@@ -149,9 +150,12 @@ def _candidate_tables(board: Board, routes: tuple[RouteInfo, ...], simple: Simpl
     if [r.id for r in routes] != list(range(len(routes))):
         raise ValueError("routes must be listed by id")
     cap = max(r.length for r in routes) + 2
+    # Tables indexed by a count are as long as any count can be (all cards), so that a count
+    # is looked up as it is (min() calls cost more than the lookups).
+    most = sum(FULL_DECK_COUNTS)
 
     def upto(entries: list[Entry]) -> tuple[int, ...]:
-        return tuple(sum(1 for e in entries if e[1] <= count) for count in range(cap + 1))
+        return tuple(sum(1 for e in entries if e[1] <= count) for count in range(most + 1))
 
     by_length = sorted(routes, key=lambda r: (r.length, r.id))
     regular = [
@@ -169,6 +173,7 @@ def _candidate_tables(board: Board, routes: tuple[RouteInfo, ...], simple: Simpl
     tables = _CandidateTables(
         board=board,
         cap=cap,
+        capped=tuple(tuple(min(n, length) for n in range(most + 1)) for length in range(cap + 1)),
         regular=tuple(tuple(entries) for entries in regular),
         regular_upto=tuple(upto(entries) for entries in regular),
         ferries=tuple(ferries),
@@ -192,7 +197,6 @@ def claim_candidates(
     """Every claim ``hand`` can pay for, by route, ignoring ownership and trains (cached
     in ``cache`` per hand: hands recur often, and this is the hot path of random play)."""
     tables = _candidate_tables(board, routes, simple)
-    cap = tables.cap
     locos = hand[LOCOMOTIVE]
     hand_total = sum(hand)
     # Regular routes of a color, ferries and Murmansk–Lieksa are taken by length, as slices;
@@ -200,11 +204,11 @@ def claim_candidates(
     found: list[Entry] = []
     regular, regular_upto = tables.regular, tables.regular_upto
     for c in COLORS:
-        found += regular[c][: regular_upto[c][min(hand[c], cap)]]
+        found += regular[c][: regular_upto[c][hand[c]]]
     ferry_cards = hand_total if locos else hand_total - 2
     if ferry_cards > 0:
-        found += tables.ferries[: tables.ferries_upto[min(ferry_cards, cap)]]
-    found += tables.special[: tables.special_upto[min(hand_total, cap)]]
+        found += tables.ferries[: tables.ferries_upto[ferry_cards]]
+    found += tables.special[: tables.special_upto[hand_total]]
     best_color = max(hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7])
     colors_from: dict[int, int] = {}  # length -> the colors held that many times or more, as bits
     for rid, length, twin in tables.gray:
@@ -225,16 +229,18 @@ def claim_candidates(
                 cid = _GRAY_IDS[gray_key] = _claim_set_id(claims)
             found.append((rid, length, twin, cid))
     board_routes = board.routes
+    capped = tables.capped
     for rid, length, color, twin in tables.tunnels:
         top = best_color if color == GRAY else hand[color]
         if top + locos >= length:
             # A tunnel's payments depend on the counts only up to its length.
+            upto = capped[length]
             if color == GRAY:
-                tunnel_key: tuple[int, ...] | int = (rid, *[min(n, length) for n in hand])
+                tunnel_key: tuple[int, ...] | int = (rid, *[upto[n] for n in hand])
             else:
                 # An int key (cheaper to hash than a tuple): the route, its color's cards
                 # and the locomotives, each capped at the length (tunnels are short).
-                tunnel_key = (rid << 16) | (min(hand[color], length) << 8) | min(locos, length)
+                tunnel_key = (rid << 16) | (upto[hand[color]] << 8) | upto[locos]
             cid = _TUNNEL_IDS.get(tunnel_key)
             if cid is None:
                 payments = tunnel_options(board_routes[rid], hand)
