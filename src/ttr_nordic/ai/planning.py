@@ -706,7 +706,8 @@ def card_wants(
     Locomotives are also worth something when a ferry or tunnel misses color cards.
     """
     # The deficits of card_deficits, worked out route by route here: a route misses at most
-    # its color and (a ferry) locomotives, so only those two kinds are looked at, color first.
+    # its color and (a ferry) locomotives, so only those two kinds are looked at, color first
+    # (min and max written out: builtin calls cost more here; the same numbers).
     rem = list(hand)
     wants = [0.0] * NUM_KINDS
     lengths, route_colors, kinds, ferry_locos = tables.length, tables.color, tables.kind, tables.ferry_locos
@@ -718,36 +719,39 @@ def card_wants(
         kind = kinds[r]
         missing_locos = 0
         if kind == _REGULAR:
-            use = min(rem[color], n)
+            use = held if (held := rem[color]) < n else n
             rem[color] -= use
             missing = n - use
         elif kind == _FERRY:
             locos = ferry_locos[r]
-            use = min(rem[color], n - locos)
+            use = held if (held := rem[color]) < n - locos else n - locos
             rem[color] -= use
-            loco_use = min(rem[LOCOMOTIVE], locos)
+            loco_use = held if (held := rem[LOCOMOTIVE]) < locos else locos
             rem[LOCOMOTIVE] -= loco_use
             missing = n - locos - use
             missing_locos = locos - loco_use
         elif kind == _TUNNEL:
             want = n + tunnel_margin
-            use = min(rem[color], want)
+            use = held if (held := rem[color]) < want else want
             rem[color] -= use
             missing = want - use
         else:  # Murmansk–Lieksa: singles of one color, or any 4 cards per space
-            use = min(rem[color], n)
+            use = held if (held := rem[color]) < n else n
             rem[color] -= use
-            groups = min(n - use, sum(rem) // 4)
+            groups = n - use if n - use < (spare := sum(rem) // 4) else spare
             missing = n - use - groups
         if not missing and not missing_locos:
             continue
         weight = 1.0 / (1.0 + decay * i)
         if missing:
-            wants[color] = max(wants[color], weight * 1.0) + 0.02 * missing
+            wants[color] = (w if (w := wants[color]) >= weight * 1.0 else weight * 1.0) + 0.02 * missing
             if kind in (_FERRY, _TUNNEL):
-                wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], 0.6 * weight)
+                if wants[LOCOMOTIVE] < 0.6 * weight:
+                    wants[LOCOMOTIVE] = 0.6 * weight
         if missing_locos:
-            wants[LOCOMOTIVE] = max(wants[LOCOMOTIVE], weight * 1.15) + 0.02 * missing_locos
+            wants[LOCOMOTIVE] = (
+                w if (w := wants[LOCOMOTIVE]) >= weight * 1.15 else weight * 1.15
+            ) + 0.02 * missing_locos
     return wants
 
 
