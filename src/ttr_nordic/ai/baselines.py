@@ -234,6 +234,8 @@ class BaselineAgent:
 
     def _order(self, tables: BoardTables, tickets: Sequence[int]) -> list[int]:
         """Tickets in planning order: most valuable first."""
+        if len(tickets) < 2:
+            return list(tickets)
         return sorted(tickets, key=lambda t: (-tables.ticket_points[t], t))
 
     def _plan_inputs(self, view: PlayerView, status: Sequence[int]) -> tuple[object, ...]:
@@ -272,7 +274,9 @@ class BaselineAgent:
                 view.trains[view.player],
                 self._path_hints(tables),
             )
-            self._plan_key = self._plan_inputs(view, status)  # may depend on the new plan
+            if type(self)._plan_inputs is not BaselineAgent._plan_inputs:
+                key = self._plan_inputs(view, status)  # may depend on the new plan
+            self._plan_key = key
         if type(legal) is LegalSequence:
             return Context(view, tables, status, self._plan, _ClaimsByRoute(legal), legal, legal.others)
         claims, others = _split_legal(legal)

@@ -470,7 +470,7 @@ def plan_for_costs(
     ``hints``, tickets' paths from earlier plans (of any costs on the same board), make the
     searches cheaper, not different; the paths found are written back into it.
     """
-    plan = Plan()
+    plan = Plan([], {}, {}, [], [], 0, {})  # no default factories to call
     budget = INF if trains_left is None else float(trains_left)
     _plan_onto(tables, status, list(cost), plan, tickets, budget, hints)
     return plan
