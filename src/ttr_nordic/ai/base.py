@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Protocol, runtime_checkable
 
-from ..engine import Action, GameState, PlayerView
+from ..engine import Action, Claim, GameState, PlayerView
+from ..engine.legal import LegalSequence
 
 
 @runtime_checkable
@@ -58,6 +61,18 @@ class RandomAgent:
         return legal[self.rng.randrange(len(legal))]
 
 
+def is_listed(action: object, legal: Sequence[Action]) -> bool:
+    """Whether ``action`` is one of the very action objects of ``legal`` (found by identity,
+    without the actions' equality, which is slow; in a LegalSequence among its route's claims
+    or its other actions only). An equal copy is not listed, though it is as legal."""
+    if type(legal) is LegalSequence:
+        if type(action) is Claim:
+            route = action.route
+            return type(route) is int and any(map(is_, legal.claims_of(route), repeat(action)))
+        return any(map(is_, legal.others, repeat(action)))
+    return any(map(is_, legal, repeat(action)))
+
+
 def legal_listing(state: GameState, agent: object) -> Callable[[], Sequence[Action]]:
     """How ``agent`` (an agent or an agent class) gets ``state``'s legal actions: the lazy
     :meth:`~GameState.legal_sequence` if it sets ``accepts_legal_sequence = True``, else the list.
@@ -81,7 +96,8 @@ def play_game(
     """Play one game between ``agents`` (one per seat) and return the finished state.
 
     Each agent's choice is checked by the engine: one of the legal actions the engine listed
-    for the decision is applied as it is, anything else only through the engine's checks
+    for the decision (that very object, see :func:`is_listed`) is applied as it is, anything
+    else only through the engine's checks
     (:meth:`~GameState.apply`, which refuses an illegal action). ``on_action(state, player,
     action)`` is called before each action is applied. Agents with ``reads_log = False`` get
     views without the log (see :class:`Agent`).
@@ -101,7 +117,7 @@ def play_game(
             on_action(state, player, action)
         # A listed action is legal (the listing is of this state, this player's decision):
         # checking it again would repeat the listing's work.
-        if action in legal:
+        if is_listed(action, legal):
             apply_listed(action)
         else:
             apply(action, player)

@@ -74,6 +74,7 @@ from ..engine import (
     PlayerView,
 )
 from ..engine.legal import LegalSequence
+from .base import is_listed
 from .planning import (
     FREE,
     INF,
@@ -192,7 +193,7 @@ class BaselineAgent:
             if self.strict:
                 raise
             action = None
-        if action is not None and action in legal:
+        if action is not None and (is_listed(action, legal) or action in legal):
             return action
         if self.strict:
             raise AssertionError(f"{self.name} chose {action!r}, not a legal action")
