@@ -176,6 +176,7 @@ class BaselineAgent:
         self._plan_key: tuple[object, ...] | None = None
         self._plan: Plan | None = None
         self._hand_costs: HandCosts | None = None
+        self._ordered: tuple[tuple[BoardTables | None, tuple[int, ...]], list[int]] = ((None, ()), [])
         # Tickets' paths of the last plans (on the board of _paths_tables): they bound the next
         # plans' searches (see plan_for_costs).
         self._paths: dict[int, list[int]] = {}
@@ -237,7 +238,13 @@ class BaselineAgent:
         """Tickets in planning order: most valuable first."""
         if len(tickets) < 2:
             return list(tickets)
-        return sorted(tickets, key=lambda t: (-tables.ticket_points[t], t))
+        # The held tickets change rarely: their order is kept (with the board's tables).
+        key = (tables, tuple(tickets))
+        if key == self._ordered[0]:
+            return [*self._ordered[1]]
+        order = sorted(tickets, key=lambda t: (-tables.ticket_points[t], t))
+        self._ordered = (key, order)
+        return [*order]
 
     def _plan_inputs(self, view: PlayerView, status: Sequence[int]) -> tuple[object, ...]:
         """What the plan depends on: it is re-planned only when this changes."""
