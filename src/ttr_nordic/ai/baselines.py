@@ -504,9 +504,14 @@ class BaselineAgent:
         if not targets:
             targets = self.filler_targets(ctx)
         wants = card_wants(ctx.tables, targets, hand, decay=self.want_decay)
-        others = self._non_claims(ctx, legal)
-        face_up = [a for a in others if isinstance(a, DrawFaceUp)]
-        blind = next((a for a in others if isinstance(a, DrawBlind)), None)
+        face_up: list[DrawFaceUp] = []
+        blind: DrawBlind | None = None
+        for a in self._non_claims(ctx, legal):
+            kind = type(a)  # actions are never subclassed
+            if kind is DrawFaceUp:
+                face_up.append(a)  # type: ignore[arg-type]
+            elif kind is DrawBlind and blind is None:
+                blind = a  # type: ignore[assignment]
         best: DrawFaceUp | None = None
         best_key = (0.0, 0.0)
         for action in face_up:

@@ -779,7 +779,7 @@ def unseen_counts(view: PlayerView) -> list[int]:
             unseen[k] -= view.tunnel.base[k]
         for card in view.tunnel.revealed:
             unseen[card] -= 1
-    return [max(0, c) for c in unseen]
+    return [c if c > 0 else 0 for c in unseen]
 
 
 def reserved_kinds(tables: BoardTables, routes: Sequence[int], hand: Sequence[int]) -> list[int]:
