@@ -94,7 +94,7 @@ def test_hand_costs_equal_costs_of_hand_weights() -> None:
 def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
     """HandCosts, which works out again only the routes whose status or held cards changed,
     gives hand_costs' list at every step: cards drawn, paid, statuses changed (all, or a few
-    routes with the cards paid for them)."""
+    routes with the cards paid for them), and the routes at cost 0 in it."""
     rng = random.Random(8)
     tables = board_tables(GameState.new(players=2, seed=1).board)
     for weights, beta in ((tables.train_cost, 0.1), (tables.long_cost, 0.25)):
@@ -115,7 +115,9 @@ def test_hand_costs_updated_from_hand_to_hand_equal_the_full_costs() -> None:
                     changed[r] = rng.choice([OWN, FREE, BLOCKED])
                 status = tuple(changed)
                 hand = [max(0, n - rng.randrange(3)) for n in hand]
-            assert costs(tuple(hand), status) == hand_costs(tables, weights, hand, beta, status), step
+            listed = costs(tuple(hand), status)
+            assert listed == hand_costs(tables, weights, hand, beta, status), step
+            assert costs.zero_routes() == sum(1 << r for r, c in enumerate(listed) if c == 0.0), step
 
 
 def test_payment_cost_equals_the_kind_by_kind_sum() -> None:

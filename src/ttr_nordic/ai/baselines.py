@@ -272,8 +272,10 @@ class BaselineAgent:
                 if costs is None or costs.tables is not tables:
                     costs = self._hand_costs = HandCosts(tables, self._weights(tables), self.hand_beta)
                 cost = costs(view.hand, status)
+                zero = costs.zero_routes()
             else:
                 cost = costs_for(status, self._plan_weights(tables, view))
+                zero = -1
             self._plan = plan_for_costs(
                 tables,
                 status,
@@ -281,6 +283,7 @@ class BaselineAgent:
                 self._order(tables, view.tickets),
                 view.trains[view.player],
                 self._path_hints(tables),
+                zero,
             )
             if type(self)._plan_inputs is not BaselineAgent._plan_inputs:
                 key = self._plan_inputs(view, status)  # may depend on the new plan

@@ -248,7 +248,19 @@ class HandCosts:
     status of a route or two).
     The returned list is the object's own and changes with the next call: copy it to keep it."""
 
-    __slots__ = ("_beta", "_cost", "_held", "_held_slot", "_slot_routes", "_status", "_weights", "tables")
+    __slots__ = (
+        "_beta",
+        "_cost",
+        "_held",
+        "_held_slot",
+        "_positive",
+        "_slot_routes",
+        "_status",
+        "_weights",
+        "_zero",
+        "_zero_status",
+        "tables",
+    )
 
     def __init__(self, tables: BoardTables, weights: Sequence[float], beta: float) -> None:
         self.tables = tables
@@ -262,6 +274,20 @@ class HandCosts:
         self._status: Sequence[int] | None = None
         self._held: list[int] = []
         self._cost: list[float] = []
+        # With positive weights, a free route costs more than 0: the routes at cost 0 are the own ones.
+        self._positive = min(weights, default=1.0) > 0.0 and beta >= 0.0
+        self._zero_status: Sequence[int] | None = None
+        self._zero = -1
+
+    def zero_routes(self) -> int:
+        """The routes at cost 0 in the last list, as bits (1 << route), or -1 if not known."""
+        status = self._status
+        if not self._positive or status is None:
+            return -1
+        if status is not self._zero_status:
+            self._zero = sum(compress(self.tables.route_bits, map(eq, status, repeat(OWN))))
+            self._zero_status = status
+        return self._zero
 
     def __call__(self, hand: Sequence[int], status: Sequence[int]) -> list[float]:
         held = list(hand)
@@ -463,16 +489,18 @@ def plan_for_costs(
     tickets: Sequence[int],
     trains_left: int | None = None,
     hints: dict[int, list[int]] | None = None,
+    zero: int = -1,
 ) -> Plan:
     """``plan_tickets(tables, status, weights, tickets, trains_left)`` given the edge costs
     ``cost = costs_for(status, weights)`` (for callers that build them in one pass: :func:`hand_costs`).
 
     ``hints``, tickets' paths from earlier plans (of any costs on the same board), make the
-    searches cheaper, not different; the paths found are written back into it.
+    searches cheaper, not different; the paths found are written back into it. ``zero``, the
+    routes at cost 0 in ``cost`` as bits (:meth:`HandCosts.zero_routes`), if the caller knows them.
     """
     plan = Plan([], {}, {}, [], [], 0, {})  # no default factories to call
     budget = INF if trains_left is None else float(trains_left)
-    _plan_onto(tables, status, list(cost), plan, tickets, budget, hints)
+    _plan_onto(tables, status, list(cost), plan, tickets, budget, hints, zero)
     return plan
 
 
@@ -543,13 +571,15 @@ def _plan_onto(
     tickets: Sequence[int],
     budget: float,
     hints: dict[int, list[int]] | None = None,
+    zero: int = -1,
 ) -> float:
     """Add ``tickets`` to ``plan`` in order (the work of :func:`plan_tickets`); returns the budget left.
 
     ``cost`` is updated as routes get planned (0 for them, INF for their twins). ``hints`` maps
     tickets to a path (its routes not owned, in order from the ticket's first city) known from
     an earlier search: its cost bounds the search (the same result, fewer cities queued); each
-    ticket's path found here is written back into it.
+    ticket's path found here is written back into it. ``zero``: the routes at cost 0 in ``cost``
+    as bits, -1 to work them out if needed.
     """
     # One loop, no comprehensions or helper calls: this runs for every ticket of every decision.
     ticket_a, ticket_b, ends, length, twin = (
@@ -561,7 +591,6 @@ def _plan_onto(
     )
     adjacency = tables.adjacency
     use, routes, remaining = plan.use, plan.routes, plan.remaining
-    zero = -1  # the routes that cost 0 now, as bits (-1: not worked out yet)
     zero_paths = _ZERO_PATHS.get(id(tables))
     if zero_paths is None:
         zero_paths = _ZERO_PATHS[id(tables)] = {}
