@@ -176,6 +176,7 @@ class BaselineAgent:
         self._plan_key: tuple[object, ...] | None = None
         self._plan: Plan | None = None
         self._hand_costs: HandCosts | None = None
+        self._plan_basis: tuple[object, ...] = ()
         self._ordered: tuple[tuple[BoardTables | None, tuple[int, ...]], list[int]] = ((None, ()), [])
         # Tickets' paths of the last plans (on the board of _paths_tables): they bound the next
         # plans' searches (see plan_for_costs).
@@ -272,19 +273,29 @@ class BaselineAgent:
                 if costs is None or costs.tables is not tables:
                     costs = self._hand_costs = HandCosts(tables, self._weights(tables), self.hand_beta)
                 cost = costs(view.hand, status)
-                zero = costs.zero_routes()
+                # The same costs (a card that no free route needed more of), tickets and trains:
+                # the same plan.
+                basis: tuple[object, ...] = (costs, costs.version, view.tickets, view.trains[view.player])
+                if basis != self._plan_basis or self._plan is None:
+                    self._plan = plan_for_costs(
+                        tables,
+                        status,
+                        cost,
+                        self._order(tables, view.tickets),
+                        view.trains[view.player],
+                        self._path_hints(tables),
+                        costs.zero_routes(),
+                    )
+                    self._plan_basis = basis
             else:
-                cost = costs_for(status, self._plan_weights(tables, view))
-                zero = -1
-            self._plan = plan_for_costs(
-                tables,
-                status,
-                cost,
-                self._order(tables, view.tickets),
-                view.trains[view.player],
-                self._path_hints(tables),
-                zero,
-            )
+                self._plan = plan_for_costs(
+                    tables,
+                    status,
+                    costs_for(status, self._plan_weights(tables, view)),
+                    self._order(tables, view.tickets),
+                    view.trains[view.player],
+                    self._path_hints(tables),
+                )
             if type(self)._plan_inputs is not BaselineAgent._plan_inputs:
                 key = self._plan_inputs(view, status)  # may depend on the new plan
             self._plan_key = key

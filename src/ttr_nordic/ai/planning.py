@@ -260,6 +260,7 @@ class HandCosts:
         "_zero",
         "_zero_status",
         "tables",
+        "version",
     )
 
     def __init__(self, tables: BoardTables, weights: Sequence[float], beta: float) -> None:
@@ -278,6 +279,8 @@ class HandCosts:
         self._positive = min(weights, default=1.0) > 0.0 and beta >= 0.0
         self._zero_status: Sequence[int] | None = None
         self._zero = -1
+        #: Counts the changes of the list: an unchanged version is the same list of costs.
+        self.version = 0
 
     def zero_routes(self) -> int:
         """The routes at cost 0 in the last list, as bits (1 << route), or -1 if not known."""
@@ -297,6 +300,7 @@ class HandCosts:
         old = self._held
         last = self._status
         if status is not last:
+            self.version += 1
             if last is None:
                 self._cost = hand_costs(self.tables, self._weights, hand, self._beta, status)
                 self._status, self._held = status, held
@@ -315,6 +319,7 @@ class HandCosts:
             self._status = status
         if held != old:
             cost, weights, length, beta = self._cost, self._weights, self.tables.length, self._beta
+            changed = False
             for slot, routes in enumerate(self._slot_routes):
                 h = held[slot]
                 if h == old[slot]:
@@ -323,7 +328,12 @@ class HandCosts:
                 for r in routes:
                     if status[r] == FREE:
                         w, n = weights[r], length[r]
-                        cost[r] = w + beta * (n - h) if n > h else w
+                        value = w + beta * (n - h) if n > h else w
+                        if cost[r] != value:
+                            cost[r] = value
+                            changed = True
+            if changed:
+                self.version += 1
             self._held = held
         return self._cost
 
