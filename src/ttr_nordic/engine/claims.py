@@ -129,12 +129,11 @@ class _CandidateTables(NamedTuple):
     board: Board
     cap: int  # counts above it decide nothing more
     capped: tuple[tuple[int, ...], ...]  # length -> count -> the count capped at the length
-    regular: tuple[tuple[Entry, ...], ...]  # color -> its regular routes' entries, shortest first
-    regular_upto: tuple[tuple[int, ...], ...]  # color -> cards of it -> how many of those (any count)
-    ferries: tuple[Entry, ...]  # shortest first, each with its own lazy slot
-    ferries_upto: tuple[int, ...]  # cards -> how many ferries are that long or shorter (any count)
-    special: tuple[Entry, ...]  # Murmansk–Lieksa, with its lazy slot
-    special_upto: tuple[int, ...]
+    # By a count (any count a hand can have), the entries of the routes no longer than it, in
+    # route order (runs that the final sort merges cheaply):
+    regular: tuple[tuple[tuple[Entry, ...], ...], ...]  # color -> cards of it -> its regular routes
+    ferries: tuple[tuple[Entry, ...], ...]  # cards -> ferries, each with its own lazy slot
+    special: tuple[tuple[Entry, ...], ...]  # cards -> Murmansk–Lieksa, with its lazy slot
     lazy_slots: int
     gray: tuple[tuple[int, int, int], ...]  # gray regular routes: (route, length, twin)
     tunnels: tuple[tuple[int, int, int, int], ...]  # (route, length, color, twin)
@@ -154,32 +153,28 @@ def _candidate_tables(board: Board, routes: tuple[RouteInfo, ...], simple: Simpl
     # is looked up as it is (min() calls cost more than the lookups).
     most = sum(FULL_DECK_COUNTS)
 
-    def upto(entries: list[Entry]) -> tuple[int, ...]:
-        return tuple(sum(1 for e in entries if e[1] <= count) for count in range(most + 1))
+    def upto(entries: list[Entry]) -> tuple[tuple[Entry, ...], ...]:
+        by_count: dict[tuple[Entry, ...], tuple[Entry, ...]] = {}  # one tuple per distinct set
+        return tuple(
+            by_count.setdefault(short, short)
+            for short in (tuple(e for e in entries if e[1] <= count) for count in range(most + 1))
+        )
 
-    by_length = sorted(routes, key=lambda r: (r.length, r.id))
     regular = [
-        [
-            (r.id, r.length, r.twin, simple[r.id][color])
-            for r in by_length
-            if r.kind == REGULAR_CODE and r.color == color
-        ]
+        [(r.id, r.length, r.twin, simple[r.id][color]) for r in routes if r.kind == REGULAR_CODE and r.color == color]
         for color in COLORS
     ]
     lazy = [r for r in routes if r.kind in (FERRY_CODE, SPECIAL_CODE)]
     slot = {r.id: -1 - i for i, r in enumerate(lazy)}
-    ferries = [(r.id, r.length, r.twin, slot[r.id]) for r in by_length if r.kind == FERRY_CODE]
-    special = [(r.id, r.length, r.twin, slot[r.id]) for r in by_length if r.kind == SPECIAL_CODE]
+    ferries = [(r.id, r.length, r.twin, slot[r.id]) for r in routes if r.kind == FERRY_CODE]
+    special = [(r.id, r.length, r.twin, slot[r.id]) for r in routes if r.kind == SPECIAL_CODE]
     tables = _CandidateTables(
         board=board,
         cap=cap,
         capped=tuple(tuple(min(n, length) for n in range(most + 1)) for length in range(cap + 1)),
-        regular=tuple(tuple(entries) for entries in regular),
-        regular_upto=tuple(upto(entries) for entries in regular),
-        ferries=tuple(ferries),
-        ferries_upto=upto(ferries),
-        special=tuple(special),
-        special_upto=upto(special),
+        regular=tuple(upto(entries) for entries in regular),
+        ferries=upto(ferries),
+        special=upto(special),
         lazy_slots=len(lazy),
         gray=tuple((r.id, r.length, r.twin) for r in routes if r.kind == REGULAR_CODE and r.color == GRAY),
         tunnels=tuple((r.id, r.length, r.color, r.twin) for r in routes if r.kind == TUNNEL_CODE),
@@ -199,16 +194,16 @@ def claim_candidates(
     tables = _candidate_tables(board, routes, simple)
     locos = hand[LOCOMOTIVE]
     hand_total = sum(hand)
-    # Regular routes of a color, ferries and Murmansk–Lieksa are taken by length, as slices;
-    # then every route's entry is put back in route order.
+    # Regular routes of a color, ferries and Murmansk–Lieksa are looked up by the count that
+    # decides, each a run in route order; then every route's entry is put in route order.
     found: list[Entry] = []
-    regular, regular_upto = tables.regular, tables.regular_upto
+    regular = tables.regular
     for c in COLORS:
-        found += regular[c][: regular_upto[c][hand[c]]]
+        found += regular[c][hand[c]]
     ferry_cards = hand_total if locos else hand_total - 2
     if ferry_cards > 0:
-        found += tables.ferries[: tables.ferries_upto[ferry_cards]]
-    found += tables.special[: tables.special_upto[hand_total]]
+        found += tables.ferries[ferry_cards]
+    found += tables.special[hand_total]
     best_color = max(hand[0], hand[1], hand[2], hand[3], hand[4], hand[5], hand[6], hand[7])
     colors_from: dict[int, int] = {}  # length -> the colors held that many times or more, as bits
     for rid, length, twin in tables.gray:
