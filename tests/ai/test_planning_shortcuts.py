@@ -30,7 +30,7 @@ from ttr_nordic.ai.planning import (
     plan_tickets,
     route_status,
 )
-from ttr_nordic.engine import Action, Claim, GameState, PlayerView
+from ttr_nordic.engine import Action, Claim, GameState, Phase, PlayerView
 
 
 class _CheckedPlanning(RouteFocusAgent):
@@ -225,3 +225,32 @@ def test_route_status_follows_claims_as_the_rule_says() -> None:
             claims = [a for a in legal if isinstance(a, Claim)]
             game.apply(rng.choice(claims) if claims and rng.random() < 0.5 else rng.choice(legal))
     assert checked > 2000
+
+
+def test_has_claim_tells_the_routes_claim_gives_a_claim_for() -> None:
+    """best_immediate_claim skips the choice of a claim for a route that cannot win, on the word of
+    _has_claim: at the main actions of random games (all kinds of hands: tunnels paid with every
+    card, or not), it tells for every regular route and tunnel whether claim() gives one (a ferry
+    or Murmansk–Lieksa has one if any is listed, for both: their payments, very many for the big
+    hands of random play, are not listed here)."""
+    rng = random.Random(14)
+    agent = RouteFocusAgent(seed=1)
+    tables = board_tables(GameState.new(players=2, seed=0).board)
+    routes = [r for r in range(tables.num_routes) if tables.kind[r] in (0, 2)]  # regular, tunnel
+    checked = unpaid_tunnels = 0
+    for seed in range(8):
+        game = GameState.new(players=2 + seed % 2, seed=seed)
+        for _ in range(150):
+            if game.is_over:
+                break
+            if game.phase is Phase.CHOOSE_ACTION:
+                view = game.view(game.current, log=False)
+                ctx = agent._context(view, game.legal_sequence())
+                targets = agent.targets(ctx)
+                for route in routes:
+                    has = agent._has_claim(ctx, route)
+                    assert has == (agent.claim(ctx, route, targets) is not None), (seed, route)
+                    unpaid_tunnels += bool(ctx.claims.get(route)) and not has
+                    checked += 1
+            game.apply(rng.choice(game.legal_action_list()))
+    assert checked > 10_000 and unpaid_tunnels > 0

@@ -471,17 +471,35 @@ class BaselineAgent:
         targets = self.targets(ctx)
         best: Claim | None = None
         best_key: tuple[float, float] = (-INF, 0.0)
+        # A route worth less than the best so far cannot win: with the claim chosen as claim()
+        # chooses it, only whether it has one matters (its tie-break is drawn all the same).
+        shortcut = type(self).claim is BaselineAgent.claim
+        rng = self.rng
         for route in routes:
             value = self.immediate_value(ctx, route, labels)
             if value < minimum:
                 continue
+            if shortcut and value < best_key[0]:
+                if self._has_claim(ctx, route):
+                    rng.random()
+                continue
             action = self.claim(ctx, route, targets)
             if action is None:
                 continue
-            key = (value, -sum(action.payment) - 0.01 * self.rng.random())
+            key = (value, -sum(action.payment) - 0.01 * rng.random())
             if key > best_key:
                 best, best_key = action, key
         return best
+
+    def _has_claim(self, ctx: Context, route: int) -> bool:
+        """Whether ``self.claim(ctx, route)`` (as :meth:`claim` is here) returns a claim."""
+        options = ctx.claims.get(route)
+        if not options:
+            return False
+        if ctx.tables.is_tunnel(route) and ctx.view.final_turns_left < 0:
+            hand = ctx.view.hand
+            return any(_tunnel_spare(hand, c.payment) >= 1 for c in options)
+        return True
 
     def surplus_claim(self, ctx: Context, min_points: int = 2) -> Claim | None:
         """With a big hand (``surplus_hand`` cards or more), a claim of a route off the plan

@@ -586,9 +586,10 @@ def _plan_onto(
     """Add ``tickets`` to ``plan`` in order (the work of :func:`plan_tickets`); returns the budget left.
 
     ``cost`` is updated as routes get planned (0 for them, INF for their twins). ``hints`` maps
-    tickets to a path (its routes not owned, in order from the ticket's first city) known from
-    an earlier search: its cost bounds the search (the same result, fewer cities queued); each
-    ticket's path found here is written back into it. ``zero``: the routes at cost 0 in ``cost``
+    tickets to a path (all its routes, in order from the ticket's first city) known from an
+    earlier search: its cost bounds the search (the same result, fewer cities queued; a hint that
+    does not lead to the ticket's end only costs an unbounded search); each ticket's path found
+    here is written back into it. ``zero``: the routes at cost 0 in ``cost``
     as bits, -1 to work them out if needed.
     """
     # One loop, no comprehensions or helper calls: this runs for every ticket of every decision.
@@ -607,16 +608,16 @@ def _plan_onto(
     for t in tickets:
         a, b = ticket_a[t], ticket_b[t]
         path: list[int] | None = None
+        zero_key: tuple[int, int, int] | None = None
         if hints is None:
             dist, via = dijkstra(tables, cost, a, b)
             total = dist[b]
         else:
             hint = hints.get(t)
-            if hint is None:
-                limit = INF
-            else:
-                # The hint's cost summed from its start, as the search sums it (own routes, at
-                # 0, add nothing), and the next float above: no shortest distance exceeds it.
+            limit = INF
+            if hint is not None:
+                # The hint's cost summed from its start, as the search sums it, and the next
+                # float above: no shortest distance exceeds it.
                 limit = 0.0
                 for r in hint:
                     limit += cost[r]
@@ -627,14 +628,18 @@ def _plan_onto(
                 # depends on those alone; it is looked up by them.
                 if zero < 0:
                     zero = sum(compress(tables.route_bits, map(eq, cost, repeat(0.0))))
-                key = (a, b, zero)
-                path = zero_paths.get(key)
-                total = 0.0
-                if path is None:
-                    dist, via = _dijkstra_within(adjacency, cost, a, b, limit)
-            else:
+                zero_key = (a, b, zero)
+                path = zero_paths.get(zero_key)
+            if path is None:
                 dist, via = _dijkstra_within(adjacency, cost, a, b, limit)
                 total = dist[b]
+                if total == limit != INF:
+                    # Not reached within the bound (a hint that is no path from a to b): unbounded.
+                    zero_key = None
+                    dist, via = _dijkstra_within(adjacency, cost, a, b, INF)
+                    total = dist[b]
+            else:
+                total = 0.0
         if total == INF:
             plan.infeasible.append(t)
             continue
@@ -647,10 +652,12 @@ def _plan_onto(
                 path.append(rid)
                 city ^= ends[rid]
             path.reverse()
-            if zero >= 0 and total == 0.0 and limit == _ZERO_LIMIT:
+            if zero_key is not None:
                 if len(zero_paths) >= _ZERO_PATHS_SIZE:
                     zero_paths.clear()
-                zero_paths[key] = path
+                zero_paths[zero_key] = path
+        if hints is not None:
+            hints[t] = path
         needed: list[int] = []
         new: list[int] = []  # own routes cost 0: the new routes are among the needed ones
         trains = 0
@@ -660,8 +667,6 @@ def _plan_onto(
                 if cost[r] > 0.0:
                     new.append(r)
                     trains += length[r]
-        if hints is not None:
-            hints[t] = needed
         if trains > budget:
             plan.infeasible.append(t)
             continue
