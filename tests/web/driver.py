@@ -142,7 +142,10 @@ def step(page: Any, rng: random.Random, claim_dialog_shot: Any = None, tunnel_sh
         faceups.nth(rng.randrange(faceups.count())).click()
     elif page.locator("#draw-tickets").is_enabled():
         page.locator("#draw-tickets").click()
-    else:
+    elif page.locator("#pass").is_visible():
         page.locator("#pass").click()
+    else:  # nothing to press yet: the page is between two states (a busy machine); look again
+        page.wait_for_timeout(200)
+        return "retry"
     wait_change(page, before)
     return "draw"
