@@ -371,31 +371,14 @@ def dijkstra(
 
     Stops early once ``target`` (if given) is settled.
     """
-    dist = [INF] * tables.num_cities
-    via = [-1] * tables.num_cities
-    dist[source] = 0.0
-    heap: list[tuple[float, int]] = [(0.0, source)]
-    adjacency = tables.adjacency
-    pop, push = heappop, heappush  # locals: the planning's innermost loop
-    while heap:
-        d, city = pop(heap)
-        if d > dist[city]:
-            continue
-        if city == target:
-            break
-        for rid, other in adjacency[city]:
-            nd = d + cost[rid]
-            if nd < dist[other]:
-                dist[other] = nd
-                via[other] = rid
-                push(heap, (nd, other))
-    return dist, via
+    return _dijkstra_within(tables.adjacency, cost, source, target, INF)
 
 
 def _dijkstra_within(
     adjacency: tuple[tuple[tuple[int, int], ...], ...], cost: Sequence[float], source: int, target: int, limit: float
 ) -> tuple[list[float], list[int]]:
-    """:func:`dijkstra` to ``target`` with the cities farther than ``limit`` never queued.
+    """:func:`dijkstra` to ``target`` with the cities farther than ``limit`` never queued
+    (``limit`` INF: every city; ``target`` -1: no early stop).
 
     Given ``limit`` above the target's distance, the target's distance and routes are those
     of :func:`dijkstra`: an entry beyond the limit would be taken from the queue only after the
