@@ -429,13 +429,9 @@ class BaselineAgent:
         A tunnel is tried only with at least one card left to pay an extra
         (unless ``risky``, or on the player's last turn).
         """
-        options = ctx.claims.get(route)
+        options = self._payable_claims(ctx, route, risky)
         if not options:
             return None
-        if ctx.tables.is_tunnel(route) and not risky and ctx.view.final_turns_left < 0:
-            options = [c for c in options if _tunnel_spare(ctx.view.hand, c.payment) >= 1]
-            if not options:
-                return None
         if len(options) == 1:
             return options[0]  # the cheapest of one, whatever is reserved
         rest = [r for r in others if r != route and ctx.status[r] == FREE]
@@ -491,15 +487,18 @@ class BaselineAgent:
                 best, best_key = action, key
         return best
 
+    def _payable_claims(self, ctx: Context, route: int, risky: bool = False) -> Sequence[Claim]:
+        """The claims of ``route`` that :meth:`claim` chooses from: a tunnel's only with at least
+        one card left to pay an extra (unless ``risky``, or on the player's last turn)."""
+        options = ctx.claims.get(route)
+        if options and ctx.tables.is_tunnel(route) and not risky and ctx.view.final_turns_left < 0:
+            hand = ctx.view.hand
+            return [c for c in options if _tunnel_spare(hand, c.payment) >= 1]
+        return options or ()
+
     def _has_claim(self, ctx: Context, route: int) -> bool:
         """Whether ``self.claim(ctx, route)`` (as :meth:`claim` is here) returns a claim."""
-        options = ctx.claims.get(route)
-        if not options:
-            return False
-        if ctx.tables.is_tunnel(route) and ctx.view.final_turns_left < 0:
-            hand = ctx.view.hand
-            return any(_tunnel_spare(hand, c.payment) >= 1 for c in options)
-        return True
+        return bool(self._payable_claims(ctx, route))
 
     def surplus_claim(self, ctx: Context, min_points: int = 2) -> Claim | None:
         """With a big hand (``surplus_hand`` cards or more), a claim of a route off the plan
