@@ -7,10 +7,12 @@ import dataclasses
 import random
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from ttr_nordic.engine import Claim, GameState, Phase, PlayerView
 from ttr_nordic.engine.view import StepView, make_step_view
+from ttr_nordic.rl import observation
 from ttr_nordic.rl.observation import (
     NUM_KINDS,
     NUM_ROUTES,
@@ -220,6 +222,28 @@ def test_encoder_lists_follow_the_arrays() -> None:
         changed = dataclasses.replace(view, scores=scores)
         assert lists.values(changed) == encode_view(changed).tolist()
         assert np.array_equal(mixed.update(changed), encode_view(changed))
+
+
+def test_encoder_blocks_survive_their_tables_being_emptied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hands, known cards, the discard and the display are written as remembered blocks; with
+    tables that are emptied every few entries (as a long run empties them at their limit), the
+    arrays and the lists still equal a fresh encoding after every step."""
+    monkeypatch.setattr(observation, "_BLOCK_LIMIT", 3)
+    rng = random.Random(14)
+    encoder = ObservationEncoder()
+    steps = 0
+    for g in range(4):
+        state = GameState.new(players=2 + g % 2, seed=950 + g)
+        while not state.is_over:
+            for player in range(state.num_players):
+                view = make_step_view(state, player)
+                expected = encode_view(view)
+                assert np.array_equal(encoder.update(view), expected), (g, steps, player)
+                assert encoder.values(view) == expected.tolist(), (g, steps, player)
+            state.apply(rng.choice(state.legal_action_list()))
+            steps += 1
+    assert steps > 400
+    assert len(observation._COUNT_BLOCKS) <= 3 and len(observation._DISPLAY_BLOCKS) <= 3
 
 
 def test_encoder_hands_out_copies() -> None:
