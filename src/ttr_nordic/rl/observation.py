@@ -307,7 +307,6 @@ class _SeatVector:
         "last",
         "network",
         "opponent_blocks",
-        "opponents",
         "owner_bits",
         "owner_bytes",
         "rare",
@@ -328,6 +327,7 @@ class _SeatVector:
         # the list. ``block_kind`` picks which of the two a block table holds.
         self.block_kind = 1 if as_list else 0
         self.blocks = cast(_Blocks, self.values if as_list else self.array.data.cast("B"))
+        # (where, seat) of each opponent's known cards, in relative order.
         self.opponent_blocks: tuple[tuple[slice, int], ...] = ()
         # The owners of the last view's routes, one byte each (struct) read as an int.
         self.owner_bytes = _owner_bytes(0)
@@ -336,10 +336,8 @@ class _SeatVector:
         # Union-find parents over the cities, joined by the player's own routes: a claim joins
         # two cities instead of the engine working out the whole network again.
         self.network: list[int] = []
-        # (first cell, seat) of each seat's part, in relative order (0 = the player), and of
-        # each opponent's known cards.
+        # (first cell, seat) of each seat's part, in relative order (0 = the player).
         self.seats: tuple[tuple[int, int], ...] = ()
-        self.opponents: tuple[tuple[int, int], ...] = ()
         self.rare: tuple[object, ...] = ()  # the seldom-changing fields of ``last`` (see update)
         self.turn_cell = -1  # the turn cell set to 1 (-1: none, the game is over)
 
@@ -484,9 +482,9 @@ class _SeatVector:
         """Encode ``view`` from scratch (the first view, or one of another seat or board)."""
         n, me = view.num_players, view.player
         self.seats = tuple((SEATS_START + 5 * r, (me + r) % n) for r in range(n))
-        self.opponents = tuple((KNOWN_START + (r - 1) * NUM_KINDS, (me + r) % n) for r in range(1, n))
         self.opponent_blocks = tuple(
-            (_block_slice(start, NUM_KINDS, self.block_kind), seat) for start, seat in self.opponents
+            (_block_slice(KNOWN_START + (r - 1) * NUM_KINDS, NUM_KINDS, self.block_kind), (me + r) % n)
+            for r in range(1, n)
         )
         self.network = _network(view)
         self.owner_bytes = _owner_bytes(len(view.route_owner))
@@ -573,33 +571,31 @@ _HAND_SLICES = (_block_slice(HAND_START, NUM_KINDS, 0), _block_slice(HAND_START,
 _DISCARD_SLICES = (_block_slice(PILES_START + 1, NUM_KINDS, 0), _block_slice(PILES_START + 1, NUM_KINDS, 1))
 _DISPLAY_SLICES = (_block_slice(DISPLAY_START, 5 * NUM_KINDS, 0), _block_slice(DISPLAY_START, 5 * NUM_KINDS, 1))
 
-Block = tuple[bytes, tuple[float, ...]]
+_Block = tuple[bytes, tuple[float, ...]]
 """A block of cells: as packed float32 bytes (for an array) and as floats (for a list)."""
 
-_COUNT_BLOCKS: dict[tuple[int, ...], Block] = {}
-_DISPLAY_BLOCKS: dict[tuple[int, ...], Block] = {}
+_COUNT_BLOCKS: dict[tuple[int, ...], _Block] = {}
+_DISPLAY_BLOCKS: dict[tuple[int, ...], _Block] = {}
 _BLOCK_LIMIT = 100_000
 
 
-def _block(floats: tuple[float, ...]) -> Block:
-    return struct.pack(f"{len(floats)}f", *floats), floats
-
-
-def _count_block(counts: tuple[int, ...]) -> Block:
-    """The cells of nine card counts (each count / 12), remembered."""
-    if len(_COUNT_BLOCKS) >= _BLOCK_LIMIT:
-        _COUNT_BLOCKS.clear()
-    block = _COUNT_BLOCKS[counts] = _block(tuple(map(_TWELFTHS.__getitem__, counts)))
+def _remember(table: dict[tuple[int, ...], _Block], key: tuple[int, ...], floats: tuple[float, ...]) -> _Block:
+    """Store the block of ``floats`` under ``key`` (the table emptied at its limit first)."""
+    if len(table) >= _BLOCK_LIMIT:
+        table.clear()
+    block = table[key] = (struct.pack(f"{len(floats)}f", *floats), floats)
     return block
 
 
-def _display_block(display: tuple[int, ...]) -> Block:
+def _count_block(counts: tuple[int, ...]) -> _Block:
+    """The cells of nine card counts (each count / 12), remembered."""
+    return _remember(_COUNT_BLOCKS, counts, tuple(map(_TWELFTHS.__getitem__, counts)))
+
+
+def _display_block(display: tuple[int, ...]) -> _Block:
     """The one-hot cells of the five face-up slots (all zero for an empty slot), remembered."""
     cells = [0.0] * (5 * NUM_KINDS)
     for slot, card in enumerate(display):
         if card >= 0:
             cells[slot * NUM_KINDS + card] = 1.0
-    if len(_DISPLAY_BLOCKS) >= _BLOCK_LIMIT:
-        _DISPLAY_BLOCKS.clear()
-    block = _DISPLAY_BLOCKS[display] = _block(tuple(cells))
-    return block
+    return _remember(_DISPLAY_BLOCKS, display, tuple(cells))
