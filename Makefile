@@ -10,14 +10,14 @@ RUN_STAMP := $(VENV)/.installed-web
 
 .PHONY: run test system-deps lint types pytest pytest-postgres bench bench-server clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # What `make run` needs: the package with its web extra only (the tests need much more).
-$(RUN_STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[web]'
@@ -38,8 +38,8 @@ system-deps:
 	bash scripts/system-deps.sh
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts examples
-	$(BIN)/ruff format --check src tests benchmarks scripts examples
+	$(BIN)/ruff check src tests benchmarks scripts examples hatch_build.py
+	$(BIN)/ruff format --check src tests benchmarks scripts examples hatch_build.py
 
 types: $(STAMP)
 	$(BIN)/mypy
@@ -61,4 +61,4 @@ bench-server: $(STAMP)
 	$(BIN)/python benchmarks/server_load.py
 
 clean:
-	rm -rf $(VENV) build dist .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache src/ttr_nordic/rl/_fastobs*.so

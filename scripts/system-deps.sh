@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Install the system packages the tests need (Chromium for the browser tests, PostgreSQL
-# for the storage tests), only when missing, so a second run costs nothing.
+# for the storage tests, a C compiler for the RL observations' C encoder), only when missing,
+# so a second run costs nothing.
 # Runs as root without standard input (CI); as another user it uses sudo if it can.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     missing+=(postgresql)
 fi

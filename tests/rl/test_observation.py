@@ -84,6 +84,16 @@ def plain_encoding(view: PlayerView) -> NDArray[np.float32]:
     return out
 
 
+@pytest.fixture(params=["c", "python"])
+def encoder_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs a test with the C encoder (which ``make test``'s install builds) and with the Python one."""
+    if request.param == "python":
+        monkeypatch.setattr(observation, "_fast", None)
+    else:
+        assert observation.ACCELERATED, "the C observation encoder is not built: python hatch_build.py"
+    return str(request.param)
+
+
 def test_observation_follows_the_documented_layout() -> None:
     """The fast encoder (cached parts, one list per step) equals the plain one everywhere."""
     rng = random.Random(8)
@@ -128,7 +138,7 @@ def test_observation_changes_with_what_the_player_sees() -> None:
     assert not np.array_equal(encode_view(state.view(0)), before)
 
 
-def test_incremental_encoder_equals_a_fresh_encoding_after_every_step() -> None:
+def test_incremental_encoder_equals_a_fresh_encoding_after_every_step(encoder_path: str) -> None:
     """After the deal and after every step of random 2- and 3-player games, for every seat. One
     encoder sees every seat every step; another only some views (as PettingZoo's lazy observe
     does) and goes from game to game without a reset."""
@@ -159,7 +169,7 @@ def test_incremental_encoder_equals_a_fresh_encoding_after_every_step() -> None:
     assert steps > 2500 and claims > 300 and tunnels > 10 and finals > 16 and sparse_checks > 1500
 
 
-def test_incremental_encoder_follows_any_view_with_any_other() -> None:
+def test_incremental_encoder_follows_any_view_with_any_other(encoder_path: str) -> None:
     """Views of unrelated positions in random order (other games, player counts and seats, a
     network that loses routes, re-dealt states, step views mixed with full views): each update
     still equals a fresh encoding."""
@@ -182,7 +192,7 @@ def test_incremental_encoder_follows_any_view_with_any_other() -> None:
     assert len(views) > 300
 
 
-def test_encoder_lists_follow_the_arrays() -> None:
+def test_encoder_lists_follow_the_arrays(encoder_path: str) -> None:
     """``values`` (the vector as a list, kept cell by cell) equals ``encode_view(view).tolist()``
     after every step of random games, through tunnels that open and close, new games (a rebuilt
     seat), unrelated views, and ``update`` calls on the same seat in between; each list is fresh."""
@@ -228,6 +238,7 @@ def test_encoder_blocks_survive_their_tables_being_emptied(monkeypatch: pytest.M
     """Hands, known cards, the discard and the display are written as remembered blocks; with
     tables that are emptied every few entries (as a long run empties them at their limit), the
     arrays and the lists still equal a fresh encoding after every step."""
+    monkeypatch.setattr(observation, "_fast", None)  # the blocks are the Python encoder's
     monkeypatch.setattr(observation, "_BLOCK_LIMIT", 3)
     rng = random.Random(14)
     encoder = ObservationEncoder()
@@ -246,7 +257,7 @@ def test_encoder_blocks_survive_their_tables_being_emptied(monkeypatch: pytest.M
     assert len(observation._COUNT_BLOCKS) <= 3 and len(observation._DISPLAY_BLOCKS) <= 3
 
 
-def test_encoder_hands_out_copies() -> None:
+def test_encoder_hands_out_copies(encoder_path: str) -> None:
     state = GameState.new(players=3, seed=9)
     encoder = ObservationEncoder()
     first = encoder.encode(state.view(1, log=False))
@@ -254,6 +265,44 @@ def test_encoder_hands_out_copies() -> None:
     state.apply(state.legal_action_list()[0])
     view = state.view(1, log=False)
     assert np.array_equal(encoder.encode(view), encode_view(view))
+
+
+def test_c_encoder_refuses_a_malformed_view_and_changes_nothing() -> None:
+    """A view the C encoder cannot read (a caller's own, or a broken one) raises a clear error,
+    and the seat's vector and list keep the last good view's values. (The Python encoder trusts
+    the engine's views.)"""
+    assert observation.ACCELERATED, "the C observation encoder is not built: python hatch_build.py"
+    state = GameState.new(players=2, seed=21)
+    for _ in range(30):
+        state.apply(random.Random(4).choice(state.legal_action_list()))
+    view = make_step_view(state, 0)
+    encoder = ObservationEncoder()
+    array = encoder.update(view)
+    good = encode_view(view)
+    broken = {
+        "route_owner": [(5,) * NUM_ROUTES, (0,) * (NUM_ROUTES - 1), ("x",) * NUM_ROUTES, None],
+        "hand": [(1,) * (NUM_KINDS - 1), (1.5,) * NUM_KINDS, (10**30,) * NUM_KINDS],
+        "display": [(9, 0, 0, 0, 0), (-2, 0, 0, 0, 0)],
+        "tickets": [(NUM_TICKETS,), (-1,), tuple(range(NUM_TICKETS + 1))],
+        "offered_tickets": [(99,)],
+        "player": [2, -1, "0"],
+        "num_players": [4],
+        "current": [5],
+        "phase": ["over"],
+        "known_cards": [((0,) * NUM_KINDS,), 7],
+        "scores": [(1, 2, 3)],
+    }
+    for field, values in broken.items():
+        for value in values:
+            bad = make_step_view(state, 0)
+            setattr(bad, field, value)
+            with pytest.raises((ValueError, TypeError, OverflowError, IndexError)):
+                encoder.update(bad)
+            with pytest.raises((ValueError, TypeError, OverflowError, IndexError)):
+                encoder.values(bad)
+            assert np.array_equal(array, good), (field, value)
+            assert encoder.values(view) == good.tolist()
+    assert np.array_equal(encoder.update(view), good)
 
 
 def test_fast_views_hold_every_field_of_the_dataclass() -> None:
