@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from ttr_nordic.engine import Claim, GameState, KeepTickets, RouteKind, load_board, parse_action
@@ -154,3 +155,35 @@ def test_the_pettingzoo_mask_is_the_legal_actions_encoded() -> None:
         env.step(rng.choice(legal))
         steps += 1
     assert steps > 100
+
+
+@pytest.mark.parametrize("path", ["c", "python"])
+def test_masks_mark_exactly_the_ids(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    """``ActionSpace.mask`` (the C accelerator's, which ``make test``'s install builds, and the
+    Python one) marks the given ids and nothing else, in a fresh array each call."""
+    if path == "python":
+        monkeypatch.setattr(actions_module, "_MARK", None)
+    else:
+        assert actions_module._MARK is not None, "the C accelerator is not built: python hatch_build.py"
+    space = action_space()
+    rng = random.Random(5)
+    for _ in range(200):
+        ids = rng.sample(range(space.size), rng.randrange(0, 60))
+        mask = space.mask(ids)
+        assert mask.dtype == np.int8 and mask.shape == (space.size,)
+        assert mask.nonzero()[0].tolist() == sorted(ids)
+    assert space.mask(iter([3, 1])).nonzero()[0].tolist() == [1, 3]
+
+
+def test_the_c_mask_refuses_ids_outside_it() -> None:
+    mark = actions_module._MARK
+    assert mark is not None, "the C accelerator is not built: python hatch_build.py"
+    mask = np.zeros(10, np.int8)
+    for bad in ([3, 10], [3, -1], [3, "4"], [3, 2**70]):
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            mark(mask, bad)
+        assert not mask.any()  # checked before anything is written
+    with pytest.raises(TypeError):
+        mark(mask, (1, 2))
+    with pytest.raises(ValueError):
+        mark(np.zeros(10, np.float32), [1])

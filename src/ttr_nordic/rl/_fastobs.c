@@ -339,7 +339,44 @@ static PyObject *encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* mark(mask, ids): set mask[i] = 1 for each i in ids (a list of ints); mask is a writable
+ * buffer of bytes (an int8 array). An id outside the mask raises before anything is written. */
+static PyObject *mark(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "mark(mask, ids) takes a mask and a list of ids");
+        return NULL;
+    }
+    Py_buffer buffer;
+    if (PyObject_GetBuffer(args[0], &buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (buffer.itemsize != 1) {
+        PyBuffer_Release(&buffer);
+        PyErr_SetString(PyExc_ValueError, "mask must be a contiguous buffer of bytes");
+        return NULL;
+    }
+    PyObject *ids = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(ids);
+    for (int pass = 0; pass < 2; pass++) { /* check every id, then write */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PyList_GET_ITEM(ids, i);
+            Py_ssize_t index = PyLong_Check(item) ? PyLong_AsSsize_t(item) : -1;
+            if (index == -1 && PyErr_Occurred()) {
+                PyBuffer_Release(&buffer);
+                return NULL;
+            }
+            if (index < 0 || index >= buffer.len) {
+                PyBuffer_Release(&buffer);
+                PyErr_SetString(PyExc_ValueError, "an id outside the mask");
+                return NULL;
+            }
+            if (pass) ((char *)buffer.buf)[index] = 1;
+        }
+    }
+    PyBuffer_Release(&buffer);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"mark", (PyCFunction)(void (*)(void))mark, METH_FASTCALL, "mark(mask, ids): set the mask's cell of each id to 1."},
     {"encode", (PyCFunction)(void (*)(void))encode, METH_FASTCALL,
      "encode(out, view, board_table, phases): write the observation of view into out."},
     {NULL, NULL, 0, NULL},

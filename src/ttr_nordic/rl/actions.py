@@ -56,6 +56,9 @@ from itertools import compress, product, repeat
 from operator import eq
 from typing import cast
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ttr_nordic.engine import (
     COLORS,
     LOCOMOTIVE,
@@ -73,6 +76,8 @@ from ttr_nordic.engine import (
     RouteKind,
     load_board,
 )
+
+from . import _accel
 
 NUM_SLOTS = 5
 MAX_OFFER = 5
@@ -194,6 +199,22 @@ class ActionSpace:
         if index is None:
             raise ValueError(f"no id for claim {Claim(route, tuple(payment)).notation()}")  # type: ignore[arg-type]
         return index
+
+    def mask(self, ids: Iterable[int]) -> NDArray[np.int8]:
+        """A fresh int8 mask: 1 for each of ``ids``, else 0 (what the environments hand out).
+
+        >>> action_space().mask([0, 5]).nonzero()[0].tolist()
+        [0, 5]
+        """
+        mask = np.zeros(self.size, dtype=np.int8)
+        mark = _MARK
+        if mark is not None:
+            mark(mask, ids if type(ids) is list else list(ids))  # in C: checks every id, then writes
+        else:
+            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
+            for action_id in ids:
+                cells[action_id] = 1
+        return mask
 
     def legal_ids(self, state: GameState) -> dict[int, Action]:
         """The engine's legal actions of ``state`` by id: one id per listed action, no id shared."""
@@ -374,6 +395,7 @@ class ActionSpace:
         return f"claim R{route + 1:02d}: {total} cards, {kind}, {locos} locomotive(s)"
 
 
+_MARK = None if _accel.FAST is None else _accel.FAST.mark
 _FIXED_CACHE_LIMIT = 200_000  # entries hold their actions alive: about 40 MB at most (0.2 KB an entry)
 _LISTING_CACHE_LIMIT = 20_000
 _BY_LISTING = -2  # in the table: the action's id is worked out per listing

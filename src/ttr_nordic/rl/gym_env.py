@@ -100,10 +100,7 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         assert state is not None
         # The legal ids and their actions in the engine's order (empty once the game is over).
         self._legal_ids, self._legal_actions = ids, _actions = self.space.legal_id_list(state)
-        mask = np.zeros(self.space.size, dtype=np.int8)
-        cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
-        for action_id in ids:
-            cells[action_id] = 1
+        mask = self.space.mask(ids)
         view = make_step_view(state, self.seat)
         return {"observation": self._encoder.encode(view), "action_mask": mask}, view
 

@@ -30,7 +30,6 @@ tunnel                  9 + 9 + 2   base payment / 12, revealed cards / 3, extra
 
 from __future__ import annotations
 
-import os
 import struct
 from collections.abc import Iterable
 from functools import cache
@@ -44,6 +43,8 @@ from numpy.typing import NDArray
 
 from ttr_nordic.engine import Board, Phase, PlayerView
 from ttr_nordic.engine.view import StepView
+
+from . import _accel
 
 NUM_ROUTES = 81
 NUM_TICKETS = 46
@@ -240,19 +241,13 @@ TUNNEL_START = FINAL_START + 2
 
 
 def _load_accelerator() -> ModuleType | None:
-    """The C encoder (``_fastobs``, built by the package's build hook), if it is built, its
-    layout is this module's, and ``TTR_NORDIC_PURE_PYTHON`` is not set; else None."""
-    if os.environ.get("TTR_NORDIC_PURE_PYTHON"):
-        return None
-    try:
-        from ttr_nordic.rl import _fastobs
-    except ImportError:
-        return None
+    """The C encoder (see ``_accel``) if its layout is this module's, else None."""
+    fast = _accel.FAST
     layout = (SIZE, ROUTES_END, KNOWN_START, DISPLAY_START, PILES_START, TICKETS_START, OFFER_START, TICKETS_END,
               PHASE_START, TURN_START, FINAL_START, TUNNEL_START)  # fmt: skip
-    if layout != _fastobs.LAYOUT or PHASES[-1] is not _GAME_OVER:
+    if fast is None or layout != fast.LAYOUT or PHASES[-1] is not _GAME_OVER:
         return None
-    return _fastobs
+    return fast
 
 
 _fast = _load_accelerator()

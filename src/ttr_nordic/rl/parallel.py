@@ -97,11 +97,8 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
 
     def _observe(self, seat: int) -> dict[str, NDArray[Any]]:
         assert self.state is not None
-        mask = np.zeros(self.space.size, dtype=np.int8)
-        if seat == self.state.current:  # no legal ids once the game is over
-            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
-            for action_id in self._legal:
-                cells[action_id] = 1
+        # No legal ids once the game is over.
+        mask = self.space.mask(self._legal if seat == self.state.current else [])
         return {"observation": self._encoder.encode(make_step_view(self.state, seat)), "action_mask": mask}
 
     def _infos(self, illegal_by: str | None = None) -> dict[str, dict[str, Any]]:

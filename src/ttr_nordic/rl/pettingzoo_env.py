@@ -124,12 +124,8 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
-        mask = np.zeros(self.space.size, np.int8)
-        if agent == self.agent_selection:  # no legal ids before the deal or once the game is over
-            cells = mask.data  # one cell at a time: cheaper than numpy's item assignment
-            for action_id in self._legal_ids:
-                cells[action_id] = 1
-        return mask
+        # No legal ids before the deal or once the game is over.
+        return self.space.mask(self._legal_ids if agent == self.agent_selection else [])
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """``{"observation", "action_mask"}`` of ``agent``: fresh arrays, built only when asked."""
