@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from ttr_nordic.engine import Claim, GameState, KeepTickets, RouteKind, load_board, parse_action
+from ttr_nordic.rl import _accel, aec_env
 from ttr_nordic.rl import actions as actions_module
-from ttr_nordic.rl import aec_env
 from ttr_nordic.rl.actions import action_space
 
 
@@ -120,15 +120,23 @@ def encoded_one_by_one(state: GameState) -> dict[int, object]:
     return {space.encode(action, state): action for action in state.legal_action_list()}
 
 
+@pytest.mark.parametrize("path", ["c", "python"])
 @pytest.mark.parametrize("limit", [None, 3])
-def test_cached_legal_ids_equal_the_legal_actions_encoded(monkeypatch: pytest.MonkeyPatch, limit: int | None) -> None:
+def test_cached_legal_ids_equal_the_legal_actions_encoded(
+    monkeypatch: pytest.MonkeyPatch, limit: int | None, path: str
+) -> None:
     """The remembered ids (by action object, and the slots of gray-ferry listings) give what
     encoding each legal action gives: in a fresh enumeration, called again on the same
-    position, and with caches so small that they are emptied all the time."""
+    position, and with caches so small that they are emptied all the time; with the table in
+    C (the accelerator, which ``make test``'s install builds) and in Python."""
     if limit is not None:
         monkeypatch.setattr(actions_module, "_FIXED_CACHE_LIMIT", limit)
         monkeypatch.setattr(actions_module, "_LISTING_CACHE_LIMIT", limit)
     fresh = action_space.__wrapped__(load_board())
+    if path == "python":
+        object.__setattr__(fresh, "_fast_ids", None)
+    else:
+        assert fresh._fast_ids is not None, "the C accelerator is not built: python hatch_build.py"
     for state in random_positions(8, seed=21) + gray_ferry_positions(60, seed=22):
         expected = encoded_one_by_one(state)
         assert fresh.legal_ids(state) == expected
@@ -187,3 +195,29 @@ def test_the_c_mask_refuses_ids_outside_it() -> None:
         mark(mask, (1, 2))
     with pytest.raises(ValueError):
         mark(np.zeros(10, np.float32), [1])
+
+
+def test_the_c_id_table_keeps_ints_by_object() -> None:
+    """The accelerator's table: values by object, a miss anywhere gives None, it grows past its
+    first size, it empties, and bad input raises."""
+    assert _accel.FAST is not None, "the C accelerator is not built: python hatch_build.py"
+    table = _accel.FAST.IdTable()
+    objects = [object() for _ in range(5000)]  # past the first size (1,024 slots)
+    for value, thing in enumerate(objects):
+        table.put(id(thing), value)
+    assert len(table) == 5000
+    assert table.lookup(objects) == list(range(5000))
+    assert table.lookup([]) == []
+    assert table.lookup([objects[3], object()]) is None
+    table.put(id(objects[3]), -2)  # a value replaced, not added
+    assert len(table) == 5000 and table.lookup([objects[3]]) == [-2]
+    table.clear()
+    assert len(table) == 0 and table.lookup(objects[:1]) is None
+    with pytest.raises(TypeError):
+        table.lookup(tuple(objects))
+    with pytest.raises((TypeError, ValueError)):
+        table.put("x", 1)
+    with pytest.raises(ValueError):
+        table.put(0, 1)
+    with pytest.raises(TypeError):
+        _accel.FAST.IdTable(3)

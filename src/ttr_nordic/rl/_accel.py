@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 
 def _load() -> ModuleType | None:
@@ -20,3 +21,12 @@ def _load() -> ModuleType | None:
 
 
 FAST = _load()
+
+
+if TYPE_CHECKING:
+    from ttr_nordic.rl._fastobs import IdTable
+
+
+def new_id_table() -> IdTable | None:
+    """A fresh C table of ints by object address, or None without the accelerator."""
+    return None if FAST is None else FAST.IdTable()

@@ -14,6 +14,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 #define NUM_ROUTES 81
@@ -375,6 +376,145 @@ static PyObject *mark(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
+/* IdTable: ints by object address (what the action space's table by id() holds), kept in a C
+ * open-addressing table: a lookup reads one slot instead of a dict's index, entry and key object.
+ * The caller keeps the objects alive (the addresses stay theirs while they are in the table). */
+typedef struct {
+    PyObject_HEAD
+    uintptr_t *keys; /* 0: empty */
+    long *values;
+    Py_ssize_t capacity, used; /* capacity: a power of two */
+} IdTable;
+
+static Py_ssize_t slot_of(uintptr_t key, Py_ssize_t mask) {
+    return (Py_ssize_t)(((key >> 4) * (uintptr_t)0x9E3779B97F4A7C15ull) >> 20) & mask;
+}
+
+static int id_table_grow(IdTable *t, Py_ssize_t capacity) {
+    uintptr_t *keys = PyMem_Calloc((size_t)capacity, sizeof(uintptr_t));
+    long *values = PyMem_Calloc((size_t)capacity, sizeof(long));
+    if (keys == NULL || values == NULL) {
+        PyMem_Free(keys);
+        PyMem_Free(values);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < t->capacity; i++) {
+        if (t->keys[i] == 0) continue;
+        Py_ssize_t j = slot_of(t->keys[i], capacity - 1);
+        while (keys[j] != 0) j = (j + 1) & (capacity - 1);
+        keys[j] = t->keys[i];
+        values[j] = t->values[i];
+    }
+    PyMem_Free(t->keys);
+    PyMem_Free(t->values);
+    t->keys = keys;
+    t->values = values;
+    t->capacity = capacity;
+    return 0;
+}
+
+static PyObject *id_table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    if (PyTuple_GET_SIZE(args) != 0 || (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "IdTable() takes no arguments");
+        return NULL;
+    }
+    IdTable *t = (IdTable *)type->tp_alloc(type, 0);
+    if (t == NULL) return NULL;
+    if (id_table_grow(t, 1024) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return (PyObject *)t;
+}
+
+static void id_table_dealloc(IdTable *t) {
+    PyMem_Free(t->keys);
+    PyMem_Free(t->values);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+/* put(address, value): the int value of the object at address (an id()). */
+static PyObject *id_table_put(IdTable *t, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "put(address, value) takes 2 arguments");
+        return NULL;
+    }
+    uintptr_t key = (uintptr_t)PyLong_AsVoidPtr(args[0]);
+    if (key == 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "address 0");
+        return NULL;
+    }
+    long value = PyLong_AsLong(args[1]);
+    if (value == -1 && PyErr_Occurred()) return NULL;
+    if (2 * (t->used + 1) > t->capacity && id_table_grow(t, 2 * t->capacity) < 0) return NULL;
+    Py_ssize_t mask = t->capacity - 1, j = slot_of(key, mask);
+    while (t->keys[j] != 0 && t->keys[j] != key) j = (j + 1) & mask;
+    if (t->keys[j] == 0) {
+        t->keys[j] = key;
+        t->used++;
+    }
+    t->values[j] = value;
+    Py_RETURN_NONE;
+}
+
+/* lookup(objects): the values of a list of objects, or None when one is not in the table. */
+static PyObject *id_table_lookup(IdTable *t, PyObject *objects) {
+    if (!PyList_CheckExact(objects)) {
+        PyErr_SetString(PyExc_TypeError, "lookup() takes a list");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(objects), mask = t->capacity - 1;
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uintptr_t key = (uintptr_t)PyList_GET_ITEM(objects, i);
+        Py_ssize_t j = slot_of(key, mask);
+        while (t->keys[j] != key) {
+            if (t->keys[j] == 0) {
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+            j = (j + 1) & mask;
+        }
+        PyObject *value = PyLong_FromLong(t->values[j]);
+        if (value == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, value);
+    }
+    return out;
+}
+
+static PyObject *id_table_clear(IdTable *t, PyObject *unused) {
+    memset(t->keys, 0, (size_t)t->capacity * sizeof(uintptr_t));
+    t->used = 0;
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t id_table_len(IdTable *t) { return t->used; }
+
+static PyMethodDef id_table_methods[] = {
+    {"put", (PyCFunction)(void (*)(void))id_table_put, METH_FASTCALL, "put(address, value)"},
+    {"lookup", (PyCFunction)id_table_lookup, METH_O, "lookup(objects) -> list of values, or None"},
+    {"clear", (PyCFunction)id_table_clear, METH_NOARGS, "forget every entry"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods id_table_sequence = {.sq_length = (lenfunc)id_table_len};
+
+static PyTypeObject IdTableType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ttr_nordic.rl._fastobs.IdTable",
+    .tp_basicsize = sizeof(IdTable),
+    .tp_dealloc = (destructor)id_table_dealloc,
+    .tp_as_sequence = &id_table_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Ints by object address (see _fastobs.c).",
+    .tp_methods = id_table_methods,
+    .tp_new = id_table_new,
+};
+
 static PyMethodDef methods[] = {
     {"mark", (PyCFunction)(void (*)(void))mark, METH_FASTCALL, "mark(mask, ids): set the mask's cell of each id to 1."},
     {"encode", (PyCFunction)(void (*)(void))encode, METH_FASTCALL,
@@ -389,8 +529,15 @@ PyMODINIT_FUNC PyInit__fastobs(void) {
         if ((names[i] = PyUnicode_InternFromString(field_names[i])) == NULL) return NULL;
     }
     if ((zero_float = PyFloat_FromDouble(0.0)) == NULL || (one_float = PyFloat_FromDouble(1.0)) == NULL) return NULL;
+    if (PyType_Ready(&IdTableType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
+    Py_INCREF(&IdTableType);
+    if (PyModule_AddObject(m, "IdTable", (PyObject *)&IdTableType) < 0) {
+        Py_DECREF(&IdTableType);
+        Py_DECREF(m);
+        return NULL;
+    }
     PyObject *layout = Py_BuildValue("(iiiiiiiiiiii)", SIZE, ROUTES_END, KNOWN_START, DISPLAY_START, PILES_START,
                                      TICKETS_START, OFFER_START, TICKETS_END, PHASE_START, TURN_START, FINAL_START,
                                      TUNNEL_START);
