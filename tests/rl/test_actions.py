@@ -221,3 +221,31 @@ def test_the_c_id_table_keeps_ints_by_object() -> None:
         table.put(0, 1)
     with pytest.raises(TypeError):
         _accel.FAST.IdTable(3)
+
+
+def test_a_copied_or_pickled_space_starts_its_tables_afresh() -> None:
+    """Copies (``copy.deepcopy`` of an environment, pickles sent to other processes) leave the
+    tables by object behind, whose keys are this process's addresses, and give right ids."""
+    import copy
+    import pickle
+
+    env = aec_env(players=2)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        obs = env.last()[0]
+        env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+    space = env.unwrapped.space
+    assert space._fixed_ids
+    for other in (copy.deepcopy(space), pickle.loads(pickle.dumps(space))):
+        assert other == space and not other._fixed_ids and not other._held
+        for state in random_positions(3, seed=41) + gray_ferry_positions(20, seed=42):
+            assert other.legal_ids(state) == encoded_one_by_one(state)
+    twin = copy.deepcopy(env)
+    for _ in range(40):
+        obs, _reward, term, trunc, _info = twin.last()
+        if term or trunc:
+            break
+        state = twin.unwrapped.state
+        assert obs["action_mask"].nonzero()[0].tolist() == sorted(encoded_one_by_one(state))
+        twin.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))

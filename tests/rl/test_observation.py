@@ -316,3 +316,34 @@ def test_fast_views_hold_every_field_of_the_dataclass() -> None:
             view = state.view(state.turn % 3, log=log)
             assert list(vars(view)) == [f.name for f in dataclasses.fields(PlayerView)]
             assert PlayerView(**vars(view)) == view
+
+
+def test_a_copied_encoder_or_environment_encodes_afresh(encoder_path: str) -> None:
+    """``copy.deepcopy`` and pickles of an encoder that has vectors (or of an environment that
+    has observed) give a fresh encoder, whose vectors equal fresh encodings."""
+    import copy
+    import pickle
+
+    from ttr_nordic.rl import aec_env
+
+    state = GameState.new(players=3, seed=17)
+    encoder = ObservationEncoder()
+    rng = random.Random(17)
+    for _ in range(25):
+        for player in range(3):
+            encoder.update(make_step_view(state, player))
+            encoder.values(make_step_view(state, player))
+        state.apply(rng.choice(state.legal_action_list()))
+    for other in (copy.deepcopy(encoder), pickle.loads(pickle.dumps(encoder))):
+        view = make_step_view(state, 1)
+        assert np.array_equal(other.update(view), encode_view(view))
+        assert other.values(view) == encode_view(view).tolist()
+    env = aec_env(players=2)
+    env.reset(seed=2)
+    first = env.last()[0]
+    twin = copy.deepcopy(env)
+    assert np.array_equal(twin.last()[0]["observation"], first["observation"])
+    twin.step(int(first["action_mask"].nonzero()[0][0]))
+    agent = twin.agent_selection
+    view = make_step_view(twin.unwrapped.state, twin.unwrapped._seat[agent])
+    assert np.array_equal(twin.observe(agent)["observation"], encode_view(view))

@@ -50,7 +50,7 @@ versions of the engine that keep the board.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from itertools import compress, product, repeat
 from operator import eq
@@ -142,6 +142,11 @@ class ActionSpace:
     _listing_ids: dict[tuple[int, ...], tuple[tuple[Action, ...], list[int]]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+
+    def __reduce__(self) -> tuple[type[ActionSpace], tuple[object, ...]]:
+        """Pickled and copied without its tables by object: their keys are addresses of this
+        process's objects, which a copy's objects do not have (a copy starts them afresh)."""
+        return (ActionSpace, tuple(getattr(self, f.name) for f in fields(self) if f.compare))
 
     def encode(self, action: Action, state: GameState | None = None, offer: Sequence[int] | None = None) -> int:
         """The id of ``action``, a legal action of ``state``.

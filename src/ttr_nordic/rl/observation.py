@@ -290,6 +290,10 @@ class ObservationEncoder:
         self._arrays: dict[int, NDArray[np.float32]] = {}
         self._lists: dict[int, list[float]] = {}
 
+    def __reduce__(self) -> tuple[type[ObservationEncoder], tuple[()]]:
+        """Copied and pickled as a fresh encoder: the vectors are caches (and hold memoryviews)."""
+        return (ObservationEncoder, ())
+
     def reset(self) -> None:
         """Forget every seat's vector (nothing depends on it; this only frees memory)."""
         self._seats.clear()
