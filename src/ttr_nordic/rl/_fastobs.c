@@ -1,7 +1,7 @@
-/* The observation vector of one view, written in one C call (optional accelerator).
- *
- * ttr_nordic.rl.observation uses it when it is built (the package's build hook compiles it);
- * without it the encoder's Python path gives the same vectors. The layout is the module
+/* The RL environments' optional accelerator: the observation vector of one view written in one
+ * C call (encode), the legal ids marked in a mask (mark), and the legal ids' table by object
+ * (IdTable). ttr_nordic.rl loads it through _accel.py when it is built (the package's build hook
+ * compiles it); without it the Python paths give the same results. The layout is the module
  * docstring's of observation.py: LAYOUT below is compared with the Python constants at
  * import, and the accelerator is not used when they differ.
  *

@@ -31,12 +31,12 @@ tunnel                  9 + 9 + 2   base payment / 12, revealed cards / 3, extra
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import compress, repeat
 from operator import eq
 from types import ModuleType
-from typing import Protocol, cast
+from typing import Protocol, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,6 +45,8 @@ from ttr_nordic.engine import Board, Phase, PlayerView
 from ttr_nordic.engine.view import StepView
 
 from . import _accel
+
+_T = TypeVar("_T")
 
 NUM_ROUTES = 81
 NUM_TICKETS = 46
@@ -255,20 +257,29 @@ ACCELERATED = _fast is not None
 """Whether :class:`ObservationEncoder` runs the C encoder (the same vectors, several times
 faster in an environment's step); ``TTR_NORDIC_PURE_PYTHON=1`` turns it off."""
 
+
+def _per_board(table: dict[int, tuple[Board, _T]], board: Board, make: Callable[[Board], _T]) -> _T:
+    """``make(board)``, remembered in ``table`` by the board's identity (hashing a board costs
+    more than the lookup saves; the entry holds the board, so its id() stays its own)."""
+    entry = table.get(id(board))
+    if entry is None or entry[0] is not board:
+        entry = table[id(board)] = (board, make(board))
+    return entry[1]
+
+
+def _make_board_table(board: Board) -> bytes:
+    """The C encoder's board: the numbers of cities, routes and tickets, then each route's and
+    each ticket's two cities, one byte each."""
+    ends = [end for part in (board.routes, board.tickets) for item in part for end in (item.a, item.b)]
+    return bytes([len(board.cities), len(board.routes), len(board.tickets), *ends])
+
+
 _BOARD_TABLES: dict[int, tuple[Board, bytes]] = {}
 
 
 def _board_table(board: Board) -> bytes:
-    """The C encoder's board: the numbers of cities, routes and tickets, then each route's and
-    each ticket's two cities, one byte each (remembered per board)."""
-    entry = _BOARD_TABLES.get(id(board))
-    if entry is None or entry[0] is not board:
-        ends = [end for part in (board.routes, board.tickets) for item in part for end in (item.a, item.b)]
-        entry = _BOARD_TABLES[id(board)] = (
-            board,
-            bytes([len(board.cities), len(board.routes), len(board.tickets), *ends]),
-        )
-    return entry[1]
+    """The C encoder's table of ``board`` (remembered per board)."""
+    return _per_board(_BOARD_TABLES, board, _make_board_table)
 
 
 class ObservationEncoder:
@@ -585,13 +596,11 @@ def _network(view: AnyView) -> list[int]:
 
 def _ticket_ends(board: Board) -> tuple[tuple[int, int, int], ...]:
     """The two cities of each ticket of ``board`` and the cell of its completion (remembered per board)."""
-    ends = _TICKET_ENDS.get(id(board))
-    if ends is None or ends[0] is not board:
-        ends = _TICKET_ENDS[id(board)] = (
-            board,
-            tuple((t.a, t.b, TICKETS_START + 2 * ticket + 1) for ticket, t in enumerate(board.tickets)),
-        )
-    return ends[1]
+    return _per_board(_TICKET_ENDS, board, _make_ticket_ends)
+
+
+def _make_ticket_ends(board: Board) -> tuple[tuple[int, int, int], ...]:
+    return tuple((t.a, t.b, TICKETS_START + 2 * ticket + 1) for ticket, t in enumerate(board.tickets))
 
 
 _TICKET_ENDS: dict[int, tuple[Board, tuple[tuple[int, int, int], ...]]] = {}
