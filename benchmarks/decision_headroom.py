@@ -67,9 +67,9 @@ def outcome(state: GameState, player: int) -> Outcome:
     return (result.totals[player], best_other, win)
 
 
-def value(row: Outcome) -> float:
-    """What ``rollout_search`` maximizes in two-player games: the margin plus a win bonus."""
-    return row[0] - row[1] + WIN_BONUS * row[2]
+def value(row: Outcome, bonus: float = WIN_BONUS) -> float:
+    """What ``rollout_search`` maximizes: the margin plus a win bonus (``bonus`` points a win)."""
+    return row[0] - row[1] + bonus * row[2]
 
 
 def candidates(state: GameState, player: int) -> tuple[str, list[Action]]:
@@ -134,12 +134,12 @@ def measure(job: tuple[str, int, str, int, int, str]) -> dict[str, Any] | None:
     return {"kind": kind, "truth": truth, "view": view_rows}
 
 
-def pick(rows: Sequence[Sequence[Outcome]], confidence: float) -> int:
+def pick(rows: Sequence[Sequence[Outcome]], confidence: float, bonus: float = WIN_BONUS) -> int:
     """The candidate ``rollout_search``'s rule picks: the best paired gain over the first
     candidate if it exceeds ``confidence`` standard errors, else the first."""
     best, best_gain = 0, 0.0
     for c in range(1, len(rows[0])):
-        diffs = [value(r[c]) - value(r[0]) for r in rows]
+        diffs = [value(r[c], bonus) - value(r[0], bonus) for r in rows]
         mean = statistics.fmean(diffs)
         error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
         if mean > confidence * error and mean > best_gain:
@@ -151,7 +151,7 @@ def win_rate(rows: Sequence[Sequence[Outcome]], c: int) -> float:
     return statistics.fmean(r[c][2] for r in rows)
 
 
-def report(kind: str, found: Sequence[dict[str, Any]]) -> None:
+def report(kind: str, found: Sequence[dict[str, Any]], bonus: float = WIN_BONUS) -> None:
     def line(name: str, gain: Callable[[dict[str, Any]], float]) -> str:
         gains = [gain(f) for f in found]
         error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.nan
@@ -160,11 +160,12 @@ def report(kind: str, found: Sequence[dict[str, Any]]) -> None:
     def ceiling(f: dict[str, Any]) -> float:
         truth = f["truth"]
         half = len(truth) // 2
-        c = pick(truth[:half], 0.0)
+        c = pick(truth[:half], 0.0, bonus)
         return win_rate(truth[half:], c) - win_rate(truth[half:], 0)
 
     parts = [
-        f"{kind:5s} positions {len(found):3d} candidates {statistics.fmean(len(f['truth'][0]) for f in found):.1f}",
+        f"{kind:5s} bonus {bonus:g} positions {len(found):3d}",
+        f"candidates {statistics.fmean(len(f['truth'][0]) for f in found):.1f}",
         f"route_focus_win {statistics.fmean(win_rate(f['truth'], 0) for f in found):.3f}",
         line("ceiling", ceiling),
         line(
@@ -172,7 +173,7 @@ def report(kind: str, found: Sequence[dict[str, Any]]) -> None:
             lambda f: max(win_rate(f["truth"], c) for c in range(len(f["truth"][0]))) - win_rate(f["truth"], 0),
         ),
     ]
-    parts.append(line("search", lambda f: win_rate(f["truth"], pick(f["view"], 1.0)) - win_rate(f["truth"], 0)))
+    parts.append(line("search", lambda f: win_rate(f["truth"], pick(f["view"], 1.0, bonus)) - win_rate(f["truth"], 0)))
     print("  ".join(parts), flush=True)
 
 
@@ -194,7 +195,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--agent", default="rollout_search", help="whose decisions to take (a name in the records)")
     parser.add_argument("--trains", type=train_range, default=(0, 99), help="LO-HI: the fewest trains any player holds")
+    parser.add_argument(
+        "--bonus",
+        default=f"{WIN_BONUS:g}",
+        help="comma-separated win bonuses: each ranks the candidates by margin + bonus × win (a line each)",
+    )
+    parser.add_argument("--save", type=Path, help="also write every position's outcomes to this JSON file")
     args = parser.parse_args()
+    try:
+        bonuses = [float(b) for b in args.bonus.split(",") if b.strip()]
+    except ValueError:
+        parser.error(f"--bonus takes numbers separated by commas, not {args.bonus!r}")
+    if not bonuses:
+        parser.error("--bonus needs at least one number")
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     for kind in kinds:
         if kind not in KINDS:
@@ -217,6 +230,7 @@ def main() -> None:
             for kind in PHASE_KINDS.get(state.decision.phase.name, ()):
                 if kind in jobs:
                     jobs[kind].append((str(path), index, kind, args.samples, rng.getrandbits(32), args.agent))
+    saved: dict[str, list[dict[str, Any]]] = {}
     with multiprocessing.Pool(args.workers) as pool:
         for kind in kinds:
             todo = jobs[kind]
@@ -229,10 +243,14 @@ def main() -> None:
                         found.append(result)
                 if len(found) >= args.positions:
                     break
+            saved[kind] = found
             if found:
-                report(kind, found)
+                for bonus in bonuses:
+                    report(kind, found, bonus)
             else:
                 print(f"{kind:5s} no positions found")
+    if args.save is not None:
+        args.save.write_text(json.dumps(saved))
 
 
 if __name__ == "__main__":

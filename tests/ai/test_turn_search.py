@@ -11,6 +11,8 @@ from ttr_nordic.ai.baselines import RouteFocusAgent
 from ttr_nordic.ai.expert import (
     MAX_TURN_CANDIDATES,
     WIN_BONUS,
+    LightLongRouteFocus,
+    LightRouteFocus,
     LongRouteFocus,
     RolloutSearchAgent,
     leaf_value,
@@ -257,3 +259,45 @@ def test_three_player_default_move_plans_with_long_route_weights(players: int) -
 def test_three_player_weights_must_be_known() -> None:
     with pytest.raises(ValueError, match="three_player_weights"):
         RolloutSearchAgent(three_player_weights="short_cost")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_own_rollouts_with_long_route_weights_only_for_the_searching_seat(players: int) -> None:
+    """With ``three_player_own_rollouts="long_cost"`` the searching seat plays long-route
+    weights in its own three-player rollouts and every other seat the rollout policy;
+    two-player games and the default setting keep the rollout policy for every seat."""
+    game = midgame_turn(players, seed=5)
+    view = game.view(game.decision.player)
+    agent = RolloutSearchAgent(light_rollouts=True, three_player_own_rollouts="long_cost", seed=3)
+    policies = agent._seat_policies(view)
+    expected: list[type[RouteFocusAgent]] = [LightRouteFocus] * players
+    if players == 3:
+        expected[view.player] = LightLongRouteFocus
+    assert policies == expected
+    full = RolloutSearchAgent(three_player_own_rollouts="long_cost", seed=3)._seat_policies(view)
+    assert full[view.player] is (LongRouteFocus if players == 3 else RouteFocusAgent)
+    assert [p for q, p in enumerate(full) if q != view.player] == [RouteFocusAgent] * (players - 1)
+    assert RolloutSearchAgent(light_rollouts=True, seed=3)._seat_policies(view) == [LightRouteFocus] * players
+    assert LightLongRouteFocus().weights_name == "long_cost"
+
+
+def test_play_out_gives_each_seat_its_own_policy() -> None:
+    """``seat_policies`` replaces ``policy`` seat by seat: the same rollout as agents of those
+    classes playing the game on the full list."""
+    state = midgame_turn(3, 8).determinize(0, random.Random(1))
+    reference = state.clone()
+    start = len(state.history)
+    seats: list[type[RouteFocusAgent]] = [RouteFocusAgent, LongRouteFocus, RouteFocusAgent]
+    assert play_out(state, seed=3, seat_policies=seats)
+    agents = [seats[q](seed=3 + q) for q in range(3)]
+    while not reference.is_over:
+        player = reference.current
+        reference.apply(agents[player].choose(reference.view(player, log=False), reference.legal_action_list()))
+    assert state.history[start:] == reference.history[start:]
+    with pytest.raises(ValueError, match="one policy per seat"):
+        play_out(state.clone(), seed=3, seat_policies=seats[:2])
+
+
+def test_three_player_own_rollouts_must_be_known() -> None:
+    with pytest.raises(ValueError, match="three_player_own_rollouts"):
+        RolloutSearchAgent(three_player_own_rollouts="short_cost")
