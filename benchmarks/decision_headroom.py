@@ -72,9 +72,10 @@ def value(row: Outcome, bonus: float = WIN_BONUS) -> float:
     return row[0] - row[1] + bonus * row[2]
 
 
-def candidates(state: GameState, player: int) -> tuple[str, list[Action]]:
-    """The decision's kind and its candidates, the Route Focus choice first."""
-    agent = RolloutSearchAgent(seed=1, keep_candidates=6)
+def candidates(state: GameState, player: int, keep_candidates: int = 6) -> tuple[str, list[Action]]:
+    """The decision's kind and its candidates, the Route Focus choice first (at most
+    ``keep_candidates`` ticket choices, the best by Route Focus's estimate)."""
+    agent = RolloutSearchAgent(seed=1, keep_candidates=keep_candidates)
     view = state.view(player)
     legal = state.legal_action_list()
     default = agent.base.choose(view, legal)
@@ -111,13 +112,13 @@ def outcomes(
     return rows
 
 
-def measure(job: tuple[str, int, str, int, int, str]) -> dict[str, Any] | None:
+def measure(job: tuple[str, int, str, int, int, str, int]) -> dict[str, Any] | None:
     """Outcomes of the candidates at one position, or None if it is not a ``wanted`` decision."""
-    path, index, wanted, samples, seed, agent_name = job
+    path, index, wanted, samples, seed, agent_name, keep_candidates = job
     record = GameRecord.load(path)
     player = json.loads(Path(path).read_text())["meta"]["names"].index(agent_name)
     state = next(s for i, s in enumerate(record.states()) if i == index).clone()
-    kind, actions = candidates(state, player)
+    kind, actions = candidates(state, player, keep_candidates)
     if kind != wanted or len(actions) < 2:
         return None
     rng = random.Random(seed)
@@ -200,6 +201,13 @@ def main() -> None:
         default=f"{WIN_BONUS:g}",
         help="comma-separated win bonuses: each ranks the candidates by margin + bonus × win (a line each)",
     )
+    parser.add_argument(
+        "--keep-candidates",
+        type=int,
+        default=6,
+        help="ticket choices looked at (the best by Route Focus's estimate; with the same --seed, more"
+        " candidates extend the same samples)",
+    )
     parser.add_argument("--save", type=Path, help="also write every position's outcomes to this JSON file")
     args = parser.parse_args()
     try:
@@ -216,7 +224,7 @@ def main() -> None:
     if not files:
         parser.error(f"no game records in {args.records}")
     rng = random.Random(args.seed)
-    jobs: dict[str, list[tuple[str, int, str, int, int, str]]] = {k: [] for k in kinds}
+    jobs: dict[str, list[tuple[str, int, str, int, int, str, int]]] = {k: [] for k in kinds}
     for path in files:
         meta = json.loads(path.read_text()).get("meta", {})
         if args.agent not in meta.get("names", []):
@@ -229,7 +237,8 @@ def main() -> None:
                 continue
             for kind in PHASE_KINDS.get(state.decision.phase.name, ()):
                 if kind in jobs:
-                    jobs[kind].append((str(path), index, kind, args.samples, rng.getrandbits(32), args.agent))
+                    job = (str(path), index, kind, args.samples, rng.getrandbits(32), args.agent, args.keep_candidates)
+                    jobs[kind].append(job)
     saved: dict[str, list[dict[str, Any]]] = {}
     with multiprocessing.Pool(args.workers) as pool:
         for kind in kinds:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 from benchmark_script import run_benchmark
@@ -28,9 +29,9 @@ def test_headroom_benchmark_reports_each_kind(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("setup positions   1 candidates ")
+    assert lines[0].startswith("setup bonus 20 positions   1  candidates ")
     assert "search " in lines[0]
-    assert lines[1].startswith("turn  positions   1 ")
+    assert lines[1].startswith("turn  bonus 20 positions   1 ")
     assert "ceiling " in lines[1] and "search " in lines[1]
 
 
@@ -45,7 +46,7 @@ def test_headroom_benchmark_filters_by_stage(tmp_path: Path) -> None:
     command = ("decision_headroom.py", str(records), "--positions", "1", "--samples", "2", "--kinds", "turn")
     late = run_benchmark(*command, "--trains", "0-12")
     assert late.returncode == 0, late.stdout + late.stderr
-    assert late.stdout.startswith("turn  positions   1 ")
+    assert late.stdout.startswith("turn  bonus 20 positions   1 ")
     none = run_benchmark(*command, "--trains", "41-99", timeout=60)
     assert none.returncode == 0, none.stdout + none.stderr
     assert none.stdout.startswith("turn  no positions found")
@@ -63,7 +64,29 @@ def test_headroom_benchmark_takes_the_named_agents_decisions(tmp_path: Path) -> 
     command = ("decision_headroom.py", str(records), "--positions", "1", "--samples", "2", "--kinds", "setup")
     named = run_benchmark(*command, "--agent", "turn_search")
     assert named.returncode == 0, named.stdout + named.stderr
-    assert named.stdout.startswith("setup positions   1 ")
+    assert named.stdout.startswith("setup bonus 20 positions   1 ")
     default = run_benchmark(*command, timeout=60)  # no seat is named rollout_search
     assert default.returncode == 0, default.stdout + default.stderr
     assert default.stdout.startswith("setup no positions found")
+
+
+def test_headroom_benchmark_ranks_by_each_bonus_and_saves_the_outcomes(tmp_path: Path) -> None:
+    """A line per win bonus from the same samples; more ticket candidates extend the same
+    samples (the first candidates' outcomes are unchanged); --save writes every outcome."""
+    records = stored_game(tmp_path)
+    command = ("decision_headroom.py", str(records), "--positions", "1", "--samples", "2", "--kinds", "setup")
+    saved = {}
+    for count in (3, 5):
+        out = tmp_path / f"saved-{count}.json"
+        done = run_benchmark(*command, "--bonus", "0,60", "--keep-candidates", str(count), "--save", str(out))
+        assert done.returncode == 0, done.stdout + done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[0].startswith("setup bonus 0 positions   1 ")
+        assert lines[1].startswith("setup bonus 60 positions   1 ")
+        assert f"candidates {count}.0 " in lines[0]
+        saved[count] = json.loads(out.read_text())["setup"][0]
+    assert [row[:3] for row in saved[5]["truth"]] == saved[3]["truth"]
+    assert [row[:3] for row in saved[5]["view"]] == saved[3]["view"]
+    bad = run_benchmark(*command, "--bonus", "lots", timeout=60)
+    assert bad.returncode == 2
+    assert "--bonus takes numbers" in bad.stderr
