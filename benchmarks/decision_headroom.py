@@ -51,7 +51,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from ttr_nordic.ai.expert import WIN_BONUS, LightRouteFocus, RolloutSearchAgent, play_out, top_claims
-from ttr_nordic.engine import Action, Claim, DrawBlind, DrawTickets, GameRecord, GameState
+from ttr_nordic.ai.registry import TURN_SEARCH_SETTINGS
+from ttr_nordic.engine import Action, Claim, DrawBlind, DrawTickets, GameRecord, GameState, PlayerView
 
 KINDS = ("setup", "keep", "draw", "turn")
 #: The kinds a decision of each phase may be; a turn is a "draw" or a "turn", and measure() tells them apart.
@@ -112,9 +113,21 @@ def outcomes(
     return rows
 
 
-def measure(job: tuple[str, int, str, int, int, str, int]) -> dict[str, Any] | None:
+Job = tuple[str, int, str, int, int, str, int, tuple[int, ...]]
+
+
+def expert_pick(view: PlayerView, legal: Sequence[Action], actions: Sequence[Action], horizon: int, seed: int) -> int:
+    """The candidate the registered ``turn_search`` agent picks with rollouts cut at ``horizon``
+    actions (0: played to the end), on its rollout budget alone (no clock, so the load does not
+    change it); -1 if its pick is not among ``actions``."""
+    settings = {**TURN_SEARCH_SETTINGS, "time_limit": None, "turn_time": None, "horizon": horizon}
+    choice = RolloutSearchAgent(**settings, seed=seed).choose(view, legal)
+    return actions.index(choice) if choice in actions else -1
+
+
+def measure(job: Job) -> dict[str, Any] | None:
     """Outcomes of the candidates at one position, or None if it is not a ``wanted`` decision."""
-    path, index, wanted, samples, seed, agent_name, keep_candidates = job
+    path, index, wanted, samples, seed, agent_name, keep_candidates, horizons = job
     record = GameRecord.load(path)
     player = json.loads(Path(path).read_text())["meta"]["names"].index(agent_name)
     state = next(s for i, s in enumerate(record.states()) if i == index).clone()
@@ -132,7 +145,9 @@ def measure(job: tuple[str, int, str, int, int, str, int]) -> dict[str, Any] | N
     truth = outcomes(truth_samples, actions, player, rng)
     view = state.view(player)
     view_rows = outcomes([view.determinize(rng) for _ in range(samples)], actions, player, rng)
-    return {"kind": kind, "truth": truth, "view": view_rows}
+    legal = state.legal_action_list()
+    experts = {str(h): expert_pick(view, legal, actions, h, seed) for h in horizons}
+    return {"kind": kind, "truth": truth, "view": view_rows, "expert": experts}
 
 
 def pick(rows: Sequence[Sequence[Outcome]], confidence: float, bonus: float = WIN_BONUS) -> int:
@@ -175,6 +190,12 @@ def report(kind: str, found: Sequence[dict[str, Any]], bonus: float = WIN_BONUS)
         ),
     ]
     parts.append(line("search", lambda f: win_rate(f["truth"], pick(f["view"], 1.0, bonus)) - win_rate(f["truth"], 0)))
+    for horizon in found[0].get("expert", {}):
+        picked = [f for f in found if f["expert"][horizon] >= 0]
+        if picked:
+            gains = [win_rate(f["truth"], f["expert"][horizon]) - win_rate(f["truth"], 0) for f in picked]
+            error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.nan
+            parts.append(f"expert_h{horizon} {statistics.fmean(gains):+.4f} ± {error:.4f} ({len(picked)})")
     print("  ".join(parts), flush=True)
 
 
@@ -208,6 +229,12 @@ def main() -> None:
         help="ticket choices looked at (the best by Route Focus's estimate; with the same --seed, more"
         " candidates extend the same samples)",
     )
+    parser.add_argument(
+        "--expert-horizons",
+        default="",
+        help="comma-separated horizons: for each, the registered turn_search agent's own pick (rollouts cut"
+        " after that many actions, 0 = to the end; its rollout budget, no clock) valued on the truth samples",
+    )
     parser.add_argument("--save", type=Path, help="also write every position's outcomes to this JSON file")
     args = parser.parse_args()
     try:
@@ -216,6 +243,10 @@ def main() -> None:
         parser.error(f"--bonus takes numbers separated by commas, not {args.bonus!r}")
     if not bonuses:
         parser.error("--bonus needs at least one number")
+    try:
+        horizons = tuple(int(h) for h in args.expert_horizons.split(",") if h.strip())
+    except ValueError:
+        parser.error(f"--expert-horizons takes whole numbers separated by commas, not {args.expert_horizons!r}")
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     for kind in kinds:
         if kind not in KINDS:
@@ -224,7 +255,7 @@ def main() -> None:
     if not files:
         parser.error(f"no game records in {args.records}")
     rng = random.Random(args.seed)
-    jobs: dict[str, list[tuple[str, int, str, int, int, str, int]]] = {k: [] for k in kinds}
+    jobs: dict[str, list[Job]] = {k: [] for k in kinds}
     for path in files:
         meta = json.loads(path.read_text()).get("meta", {})
         if args.agent not in meta.get("names", []):
@@ -237,7 +268,8 @@ def main() -> None:
                 continue
             for kind in PHASE_KINDS.get(state.decision.phase.name, ()):
                 if kind in jobs:
-                    job = (str(path), index, kind, args.samples, rng.getrandbits(32), args.agent, args.keep_candidates)
+                    seed = rng.getrandbits(32)
+                    job = (str(path), index, kind, args.samples, seed, args.agent, args.keep_candidates, horizons)
                     jobs[kind].append(job)
     saved: dict[str, list[dict[str, Any]]] = {}
     with multiprocessing.Pool(args.workers) as pool:

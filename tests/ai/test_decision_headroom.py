@@ -90,3 +90,14 @@ def test_headroom_benchmark_ranks_by_each_bonus_and_saves_the_outcomes(tmp_path:
     bad = run_benchmark(*command, "--bonus", "lots", timeout=60)
     assert bad.returncode == 2
     assert "--bonus takes numbers" in bad.stderr
+
+
+def test_headroom_benchmark_values_the_registered_experts_own_pick(tmp_path: Path) -> None:
+    records = stored_game(tmp_path)
+    command = ("decision_headroom.py", str(records), "--positions", "1", "--samples", "2", "--kinds", "setup")
+    done = run_benchmark(*command, "--expert-horizons", "24")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " expert_h24 " in done.stdout and "(1)" in done.stdout
+    bad = run_benchmark(*command, "--expert-horizons", "1.5", timeout=60)
+    assert bad.returncode == 2
+    assert "--expert-horizons takes whole numbers" in bad.stderr
