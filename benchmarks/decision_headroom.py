@@ -113,14 +113,26 @@ def outcomes(
     return rows
 
 
-Job = tuple[str, int, str, int, int, str, int, tuple[int, ...]]
+Job = tuple[str, int, str, int, int, str, int, tuple[str, ...]]
 
 
-def expert_pick(view: PlayerView, legal: Sequence[Action], actions: Sequence[Action], horizon: int, seed: int) -> int:
-    """The candidate the registered ``turn_search`` agent picks with rollouts cut at ``horizon``
-    actions (0: played to the end), on its rollout budget alone (no clock, so the load does not
-    change it); -1 if its pick is not among ``actions``."""
+def expert_spec(text: str) -> tuple[int, int | None]:
+    """``"H"`` or ``"H:N"``: a horizon and, optionally, a ticket-rollout budget."""
+    horizon, _, budget = text.partition(":")
+    if not horizon.strip().isdigit() or (budget and not budget.strip().isdigit()):
+        raise ValueError(text)
+    return int(horizon), (int(budget) if budget else None)
+
+
+def expert_pick(view: PlayerView, legal: Sequence[Action], actions: Sequence[Action], spec: str, seed: int) -> int:
+    """The candidate the registered ``turn_search`` agent picks with rollouts cut at the spec's
+    horizon (0: played to the end) and its rollout budget (by default the agent's), with no clock,
+    so the load does not change it; -1 if its pick is not among ``actions``."""
+    horizon, budget = expert_spec(spec)
     settings = {**TURN_SEARCH_SETTINGS, "time_limit": None, "turn_time": None, "horizon": horizon}
+    if budget is not None:
+        settings["ticket_rollouts"] = budget
+        settings["action_rollouts"] = budget
     choice = RolloutSearchAgent(**settings, seed=seed).choose(view, legal)
     return actions.index(choice) if choice in actions else -1
 
@@ -146,7 +158,7 @@ def measure(job: Job) -> dict[str, Any] | None:
     view = state.view(player)
     view_rows = outcomes([view.determinize(rng) for _ in range(samples)], actions, player, rng)
     legal = state.legal_action_list()
-    experts = {str(h): expert_pick(view, legal, actions, h, seed) for h in horizons}
+    experts = {spec: expert_pick(view, legal, actions, spec, seed) for spec in horizons}
     return {"kind": kind, "truth": truth, "view": view_rows, "expert": experts}
 
 
@@ -232,8 +244,9 @@ def main() -> None:
     parser.add_argument(
         "--expert-horizons",
         default="",
-        help="comma-separated horizons: for each, the registered turn_search agent's own pick (rollouts cut"
-        " after that many actions, 0 = to the end; its rollout budget, no clock) valued on the truth samples",
+        help="comma-separated H or H:N: for each, the registered turn_search agent's own pick (rollouts cut"
+        " after H actions, 0 = to the end; N rollouts, by default its own budget; no clock) valued on the"
+        " truth samples",
     )
     parser.add_argument("--save", type=Path, help="also write every position's outcomes to this JSON file")
     args = parser.parse_args()
@@ -244,9 +257,11 @@ def main() -> None:
     if not bonuses:
         parser.error("--bonus needs at least one number")
     try:
-        horizons = tuple(int(h) for h in args.expert_horizons.split(",") if h.strip())
+        horizons = tuple(h.strip() for h in args.expert_horizons.split(",") if h.strip())
+        for spec in horizons:
+            expert_spec(spec)
     except ValueError:
-        parser.error(f"--expert-horizons takes whole numbers separated by commas, not {args.expert_horizons!r}")
+        parser.error(f"--expert-horizons takes H or H:N separated by commas, not {args.expert_horizons!r}")
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     for kind in kinds:
         if kind not in KINDS:

@@ -100,4 +100,4 @@ def test_headroom_benchmark_values_the_registered_experts_own_pick(tmp_path: Pat
     assert " expert_h24 " in done.stdout and "(1)" in done.stdout
     bad = run_benchmark(*command, "--expert-horizons", "1.5", timeout=60)
     assert bad.returncode == 2
-    assert "--expert-horizons takes whole numbers" in bad.stderr
+    assert "--expert-horizons takes H or H:N" in bad.stderr

@@ -4,6 +4,7 @@ blocking claims, and the public route status it plans the opponent's routes on."
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -301,3 +302,38 @@ def test_play_out_gives_each_seat_its_own_policy() -> None:
 def test_three_player_own_rollouts_must_be_known() -> None:
     with pytest.raises(ValueError, match="three_player_own_rollouts"):
         RolloutSearchAgent(three_player_own_rollouts="short_cost")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_three_player_ticket_searches_use_their_own_horizon(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``three_player_ticket_horizon`` the ticket searches of a three-player game cut their
+    rollouts there (0: played to the end); its turn searches, and every search of a two-player
+    game, keep ``horizon``."""
+    import ttr_nordic.ai.expert as expert_module
+
+    seen: list[int] = []
+    real_play_out = expert_module.play_out
+
+    def recording_play_out(state: GameState, seed: int, *args: Any, **kwargs: Any) -> bool:
+        seen.append(kwargs.get("horizon", 0))
+        return real_play_out(state, seed, *args, **kwargs)
+
+    monkeypatch.setattr(expert_module, "play_out", recording_play_out)
+    agent = RolloutSearchAgent(
+        ticket_rollouts=4,
+        turn_rollouts=4,
+        turn_time=None,
+        search_turns=True,
+        horizon=24,
+        three_player_ticket_horizon=0,
+        seed=2,
+    )
+    setup = GameState.new(players=players, seed=4)
+    agent.choose(setup.view(setup.decision.player), setup.legal_action_list())
+    assert seen and set(seen) == {0 if players == 3 else 24}
+    seen.clear()
+    turn = midgame_turn(players, seed=5)
+    agent.choose(turn.view(turn.decision.player), turn.legal_action_list())
+    assert seen and set(seen) == {24}
+    with pytest.raises(ValueError, match="three_player_ticket_horizon"):
+        RolloutSearchAgent(three_player_ticket_horizon=-1)

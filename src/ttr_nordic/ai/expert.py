@@ -221,7 +221,9 @@ class RolloutSearchAgent:
     ``three_player_weights="long_cost"`` the default move of three-player games is that of
     :class:`LongRouteFocus`; with ``three_player_own_rollouts="long_cost"`` the searching
     seat plays long-route weights in its own rollouts of three-player games (the others keep
-    the rollout policy).
+    the rollout policy). ``three_player_ticket_horizon`` replaces ``horizon`` in the ticket
+    searches of three-player games (0: rollouts played to the end); early in a game the value
+    model says little, and a ticket choice is judged by how the game ends.
     """
 
     def __init__(
@@ -245,6 +247,7 @@ class RolloutSearchAgent:
         leaf_all_seats: bool = False,
         three_player_weights: str = "train_cost",
         three_player_own_rollouts: str = "train_cost",
+        three_player_ticket_horizon: int | None = None,
     ) -> None:
         if objective not in ("margin", "score", "auto"):
             raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
@@ -264,6 +267,10 @@ class RolloutSearchAgent:
                 f"three_player_own_rollouts must be 'train_cost' or 'long_cost', not {three_player_own_rollouts!r}"
             )
         self.three_player_own_rollouts = three_player_own_rollouts
+        if three_player_ticket_horizon is not None and three_player_ticket_horizon < 0:
+            raise ValueError(f"three_player_ticket_horizon must be None or >= 0, not {three_player_ticket_horizon}")
+        self.three_player_ticket_horizon = three_player_ticket_horizon
+        self._search_horizon = horizon
         # The agents whose move is the default, by table size: Route Focus, and with
         # ``three_player_weights="long_cost"`` Long Route Focus for three-player games.
         self._bases = {2: RouteFocusAgent(seed=self.rng.getrandbits(32))}
@@ -308,9 +315,12 @@ class RolloutSearchAgent:
         candidates: list[Action]
         budget = self.action_rollouts
         time_limit = self.time_limit
+        self._search_horizon = self.horizon
         if phase in ("INITIAL_TICKETS", "KEEP_TICKETS"):
             candidates = self._keep_candidates(view, legal, default)
             budget = self.ticket_rollouts
+            if view.num_players == 3 and self.three_player_ticket_horizon is not None:
+                self._search_horizon = self.three_player_ticket_horizon
         elif phase == "TUNNEL_EXTRA":
             pays = [a for a in legal if isinstance(a, PayTunnelExtra)]
             decline = [a for a in legal if isinstance(a, DeclineTunnel)]
@@ -445,7 +455,7 @@ class RolloutSearchAgent:
         start = self._decision_start if self._decision_start is not None else time.perf_counter()
         self._decision_start = None
         deadline = None if time_limit is None else start + time_limit
-        horizon = self.horizon
+        horizon = self._search_horizon
         seat_policies = self._seat_policies(view)
         used = 0
         samples = 0
