@@ -130,6 +130,7 @@ def expert_pick(view: PlayerView, legal: Sequence[Action], actions: Sequence[Act
     so the load does not change it; -1 if its pick is not among ``actions``."""
     horizon, budget = expert_spec(spec)
     settings = {**TURN_SEARCH_SETTINGS, "time_limit": None, "turn_time": None, "horizon": horizon}
+    settings["three_player_ticket_horizon"] = None  # the spec's horizon, at every table size
     if budget is not None:
         settings["ticket_rollouts"] = budget
         settings["action_rollouts"] = budget

@@ -46,6 +46,7 @@ class TurnSearchSettings(ExpertSettings):
     horizon: int
     block: bool
     ticket_inference: bool
+    three_player_ticket_horizon: int | None
 
 
 #: The settings of the registered ``rollout_search`` agent (the *expert* level); benchmarks
@@ -62,7 +63,9 @@ EXPERT_SETTINGS: ExpertSettings = {
 #: The settings of the registered ``turn_search`` agent (the *expert* level): the
 #: ``rollout_search`` settings plus a search of every turn and second card (card draws
 #: included, 0.8 s a turn), rollouts cut after 24 actions and scored by the value model,
-#: blocking claims in two-player games and the opponents' tickets inferred from their claims.
+#: blocking claims in two-player games and the opponents' tickets inferred from their claims;
+#: the ticket searches of three-player games play their rollouts to the end (at the first
+#: ticket choice the value model says too little, docs/ai-strength.md 2026-11-28 (14)).
 TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     **EXPERT_SETTINGS,
     "search_turns": True,
@@ -71,6 +74,7 @@ TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     "horizon": 24,
     "block": True,
     "ticket_inference": True,
+    "three_player_ticket_horizon": 0,
 }
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
