@@ -270,7 +270,6 @@ class RolloutSearchAgent:
         if three_player_ticket_horizon is not None and three_player_ticket_horizon < 0:
             raise ValueError(f"three_player_ticket_horizon must be None or >= 0, not {three_player_ticket_horizon}")
         self.three_player_ticket_horizon = three_player_ticket_horizon
-        self._search_horizon = horizon
         # The agents whose move is the default, by table size: Route Focus, and with
         # ``three_player_weights="long_cost"`` Long Route Focus for three-player games.
         self._bases = {2: RouteFocusAgent(seed=self.rng.getrandbits(32))}
@@ -315,12 +314,12 @@ class RolloutSearchAgent:
         candidates: list[Action]
         budget = self.action_rollouts
         time_limit = self.time_limit
-        self._search_horizon = self.horizon
+        horizon = self.horizon
         if phase in ("INITIAL_TICKETS", "KEEP_TICKETS"):
             candidates = self._keep_candidates(view, legal, default)
             budget = self.ticket_rollouts
             if view.num_players == 3 and self.three_player_ticket_horizon is not None:
-                self._search_horizon = self.three_player_ticket_horizon
+                horizon = self.three_player_ticket_horizon
         elif phase == "TUNNEL_EXTRA":
             pays = [a for a in legal if isinstance(a, PayTunnelExtra)]
             decline = [a for a in legal if isinstance(a, DeclineTunnel)]
@@ -341,7 +340,7 @@ class RolloutSearchAgent:
             return default
         if len(candidates) <= 1:
             return default
-        best = self._search(view, candidates, budget, time_limit)
+        best = self._search(view, candidates, budget, time_limit, horizon)
         return best if best in legal else default
 
     def _keep_candidates(self, view: PlayerView, legal: Sequence[Action], default: Action) -> list[Action]:
@@ -436,9 +435,15 @@ class RolloutSearchAgent:
     # ------------------------------------------------------------ search
 
     def _search(
-        self, view: PlayerView, candidates: list[Action], budget: int, time_limit: float | None = None
+        self,
+        view: PlayerView,
+        candidates: list[Action],
+        budget: int,
+        time_limit: float | None = None,
+        horizon: int | None = None,
     ) -> Action:
-        """The Route Focus move (``candidates[0]``) unless another candidate beats it clearly.
+        """The Route Focus move (``candidates[0]``) unless another candidate beats it clearly
+        (rollouts cut after ``horizon`` actions, by default ``self.horizon``).
 
         Successive halving over common samples (the first candidate always stays in);
         a challenger wins only if its mean paired gain over the first candidate exceeds
@@ -455,7 +460,8 @@ class RolloutSearchAgent:
         start = self._decision_start if self._decision_start is not None else time.perf_counter()
         self._decision_start = None
         deadline = None if time_limit is None else start + time_limit
-        horizon = self._search_horizon
+        if horizon is None:
+            horizon = self.horizon
         seat_policies = self._seat_policies(view)
         used = 0
         samples = 0
