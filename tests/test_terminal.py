@@ -218,13 +218,70 @@ def test_end_of_input_quit_and_ctrl_c_save_the_game(tmp_path: Path) -> None:
 
 
 def test_default_save_file_is_named_after_the_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Records go to the data folder (beside the server's database), not the current folder.
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    games = tmp_path / "data" / "ttr-nordic" / "games"
     for expected in ("ttr-nordic-7.json", "ttr-nordic-7-2.json"):
         script = Script()
         assert run(["play", "--seed", "7"], script.io()) == 0
-        assert (tmp_path / expected).exists()
-        assert f"saved to {expected}" in script.text
-    assert default_save_path(7, tmp_path).name == "ttr-nordic-7-3.json"
+        assert (games / expected).exists()
+        assert f"saved to {games / expected}" in script.text
+    assert default_save_path(7, games).name == "ttr-nordic-7-3.json"
+    assert list(tmp_path.glob("*.json")) == []
+
+
+def test_save_to_a_missing_folder_is_refused_before_the_game(tmp_path: Path) -> None:
+    script = Script(strategy=random_answers(1))
+    missing = tmp_path / "no-such-folder" / "game.json"
+    assert run(["play", "--seed", "3", "--save", str(missing)], script.io()) == 2
+    assert script.err.getvalue().strip() == (
+        f"ttr-nordic play: error: cannot save to {missing}: folder {missing.parent} does not exist"
+    )
+    assert script.calls == 0 and not missing.parent.exists()
+
+
+def test_a_game_saved_with_q_resumes_where_it_stopped(tmp_path: Path) -> None:
+    save = tmp_path / "hotseat.json"
+    first = Script(strategy=random_answers(4), limit=40)  # then end of input saves it
+    argv = ["play", "--seed", "8", "--players", "3", "--humans", "2", "--names", "Ann,Ben", "--ai", "random"]
+    assert run([*argv, "--no-color", "--save", str(save)], first.io()) == 0
+    stopped = GameRecord.load(save)
+    assert not stopped.meta["finished"] and len(stopped.actions) > 3
+
+    second = Script(strategy=random_answers(5), limit=20_000)
+    assert run(["play", "--resume", str(save), "--no-color"], second.io()) == 0
+    assert f"Resuming after {len(stopped.actions)} moves" in second.text
+    assert "Game over" in second.text
+    finished = GameRecord.load(save)  # saved back to the same file
+    assert finished.meta["finished"] is True
+    assert finished.actions[: len(stopped.actions)] == stopped.actions
+    assert finished.meta["names"] == stopped.meta["names"] and finished.meta["agents"] == ["human", "human", "random"]
+    assert finished.config == stopped.config and finished.replay().is_over
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        ("{}", "not a game record"),
+        ("finished", "is over; step through it with: ttr-nordic replay"),
+    ],
+)
+def test_resume_refuses_what_it_cannot_go_on_with(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "game.json"
+    if content == "finished":
+        state = play_game([RandomAgent(1), RandomAgent(2)], seed=3)
+        GameRecord(state.config, state.record().actions, {"names": ["A", "B"], "agents": ["human", "random"]}).save(
+            path
+        )
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    script = Script()
+    assert run(["play", "--resume", str(path)], script.io()) == 2
+    error = script.err.getvalue()
+    assert error.startswith("ttr-nordic play: error:") and message in error and error.count("\n") == 1
+    assert script.calls == 0
 
 
 @pytest.mark.parametrize(
@@ -432,6 +489,23 @@ def test_hot_seat_hides_the_other_hand() -> None:
             if other != own:
                 assert other not in turn
         previous_end = position
+
+
+def test_pass_screen_clears_the_scrollback_too(tmp_path: Path) -> None:
+    # On a real terminal "clear" alone leaves the previous player's hand one scroll away.
+    script = Script(strategy=random_answers(6), limit=120)
+    term = TerminalIO(input_fn=script, out=script.out, err=script.err, clear=True)
+    argv = ["play", "--seed", "5", "--humans", "2", "--no-color", "--save", str(tmp_path / "g.json")]
+    assert run(argv, term) == 0
+    text = script.text
+    screens = [m.start() for m in re.finditer("Pass the terminal to", text)]
+    assert len(screens) > 3
+    for position in screens:
+        before = text[:position]
+        clear = before.rfind("\033[2J")
+        assert clear >= 0 and "\033[3J" in text[clear : clear + 12], "scrollback not cleared before the pass screen"
+        assert "Your hand" not in text[clear:position]
+    assert "~~~~" not in text  # a terminal clears; it does not print separators
 
 
 def test_no_pass_screen_for_a_single_human(tmp_path: Path) -> None:

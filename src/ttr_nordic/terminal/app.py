@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from ..ai.registry import agent_names, make_agent
-from ..engine import GameState
+from ..engine import GameRecord, GameState, RecordError
+from ..paths import check_writable_folder, data_dir
 from .console import TerminalIO
 from .play import GameSession, Seat
 from .replay import replay_file
@@ -26,6 +27,7 @@ __all__ = [
     "add_replay_arguments",
     "build_seats",
     "default_save_path",
+    "resume_session",
     "run_play",
     "run_replay",
 ]
@@ -49,7 +51,17 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LEVEL",
         help=f"AI for the computer seats (default medium), or one per AI seat comma-separated; choices: {levels}",
     )
-    parser.add_argument("--save", metavar="FILE", help="where to save the game record (default: ttr-nordic-SEED.json)")
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="where to save the game record (default: ttr-nordic-SEED.json in the data folder, "
+        "$XDG_DATA_HOME/ttr-nordic/games; with --resume, the file resumed)",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with a game saved with q (its seed, seats and AIs come from the file)",
+    )
     parser.add_argument("--no-color", action="store_true", help="no ANSI colors")
     parser.set_defaults(func=run_play)
 
@@ -110,8 +122,13 @@ def build_seats(players: int | None, humans: int, names_arg: str | None, ai_arg:
 
 
 def default_save_path(seed: int, directory: Path | None = None) -> Path:
-    """``ttr-nordic-<seed>.json`` in ``directory`` (default: here), numbered if it exists already."""
-    folder = directory if directory is not None else Path()
+    """``ttr-nordic-<seed>.json`` in ``directory`` (default: the data folder's ``games``), numbered if it
+    exists already.
+
+    >>> default_save_path(7, Path("/nonexistent")).name
+    'ttr-nordic-7.json'
+    """
+    folder = directory if directory is not None else data_dir("games")
     path = folder / f"ttr-nordic-{seed}.json"
     number = 2
     while path.exists():
@@ -121,23 +138,75 @@ def default_save_path(seed: int, directory: Path | None = None) -> Path:
 
 
 def run_play(args: argparse.Namespace, io: TerminalIO | None = None) -> int:
-    """The ``play`` command; returns the exit code."""
+    """The ``play`` command; returns the exit code (2 for bad options, checked before the game starts)."""
     term = io if io is not None else TerminalIO.for_terminal(args.no_color)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-    try:
-        seats = build_seats(args.players, args.humans, args.names, args.ai, seed)
-    except ValueError as exc:
-        term.error(f"ttr-nordic play: error: {exc}")
-        return 2
-    state = GameState.new(players=len(seats), seed=seed)
-    save_path = Path(args.save) if args.save else default_save_path(seed)
-    session = GameSession(state, seats, term, save_path=save_path, meta={"humans": args.humans})
+    if args.resume:
+        try:
+            session = resume_session(Path(args.resume), term, Path(args.save) if args.save else None)
+        except ValueError as exc:
+            term.error(f"ttr-nordic play: error: {exc}")
+            return 2
+    else:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+        try:
+            seats = build_seats(args.players, args.humans, args.names, args.ai, seed)
+            save_path = _save_path(Path(args.save) if args.save else None, seed)
+        except ValueError as exc:
+            term.error(f"ttr-nordic play: error: {exc}")
+            return 2
+        state = GameState.new(players=len(seats), seed=seed)
+        session = GameSession(state, seats, term, save_path=save_path, meta={"humans": args.humans})
     try:
         return session.run()
     except BrokenPipeError:  # the output was closed (e.g. piped into head): save quietly
         _silence_stdout(term)
         session.save()
         return 1
+
+
+def _save_path(wanted: Path | None, seed: int) -> Path:
+    """Where the record will go, checked now so that a game is never played only to be lost.
+    Raises ``ValueError`` with the reason."""
+    if wanted is None:
+        folder = data_dir("games")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(f"cannot create the data folder {folder}: {exc.strerror}") from None
+        return default_save_path(seed, folder)
+    problem = check_writable_folder(wanted)
+    if problem is not None:
+        raise ValueError(f"cannot save to {wanted}: {problem}")
+    return wanted
+
+
+def resume_session(path: Path, io: TerminalIO, save: Path | None = None) -> GameSession:
+    """A :class:`GameSession` that goes on with the unfinished game saved in ``path`` (by ``play``'s q),
+    saving back to ``path`` unless ``save`` says otherwise. Raises ``ValueError`` with the reason."""
+    try:
+        record = GameRecord.load(path)
+        state = record.replay()
+    except RecordError as exc:
+        raise ValueError(str(exc)) from None
+    if state.is_over:
+        raise ValueError(f"the game in {path} is over; step through it with: ttr-nordic replay {path}")
+    names, levels = record.meta.get("names"), record.meta.get("agents")
+    count = state.num_players
+    if not (isinstance(names, list) and isinstance(levels, list) and len(names) == len(levels) == count):
+        raise ValueError(f"{path} does not say who sits where (it was not saved by 'ttr-nordic play')")
+    seats: list[Seat] = []
+    for seat, (name, level) in enumerate(zip(names, levels, strict=True)):
+        if level == "human":
+            seats.append(Seat(str(name)))
+            continue
+        try:
+            agent = make_agent(str(level), state.config.seed * 10 + seat)
+        except ValueError as exc:
+            raise ValueError(f"{path}: seat {seat + 1}: {exc}") from None
+        seats.append(Seat(str(name), agent, str(level)))
+    save_path = _save_path(save if save is not None else path, state.config.seed)
+    humans = sum(seat.is_human for seat in seats)
+    return GameSession(state, seats, io, save_path=save_path, meta={"humans": humans, "resumed": True})
 
 
 def run_replay(args: argparse.Namespace, io: TerminalIO | None = None) -> int:

@@ -50,7 +50,9 @@ STYLES: Final = {
     "seat2": "1;35",
 }
 
-CLEAR_SCREEN: Final = "\033[2J\033[H"
+# Home, clear the screen, then clear the scrollback (3J): in hot-seat games the previous player's
+# hand and tickets must not be one scroll away.
+CLEAR_SCREEN: Final = "\033[H\033[2J\033[3J"
 
 
 class QuitGame(Exception):
@@ -120,7 +122,7 @@ class TerminalIO:
         return f"\033[{code}m{text}\033[0m"
 
     def clear_screen(self) -> None:
-        """Clear the screen on a terminal; elsewhere print a separator."""
+        """Clear the screen and its scrollback on a terminal; elsewhere print a separator."""
         if self.clear:
             self.out.write(CLEAR_SCREEN)
             self.out.flush()

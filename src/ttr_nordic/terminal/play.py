@@ -126,7 +126,11 @@ class GameSession:
         who = [f"{s.name} ({'human' if s.is_human else 'AI: ' + s.level})" for s in self.seats]
         io.say(f"Seed {self.state.config.seed} · {len(self.seats)} players: {', '.join(who)}")
         if not self.state.is_over:
-            io.say(f"{self.seats[self.state.decision.player].name} starts. Type h at any prompt for help.")
+            who_plays = self.seats[self.state.decision.player].name
+            if self.meta.get("resumed"):
+                io.say(f"Resuming after {len(self.state.history)} moves: {who_plays} to play. Type h for help.")
+            else:
+                io.say(f"{who_plays} starts. Type h at any prompt for help.")
 
     def step(self) -> None:
         """Make one decision: ask the human or the AI whose decision it is."""
