@@ -98,9 +98,9 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @contextmanager
-def progress_display(total: int, enabled: bool = True) -> Iterator[Callable[[int], None]]:
+def progress_display(total: int, enabled: bool = True, unit: str = "games") -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr: ``rich.progress`` on a terminal, plain lines otherwise.
-    Yields ``advance(games)``."""
+    Yields ``advance(count)``; ``unit`` names what is counted."""
     if not enabled:
         yield lambda _count: None
         return
@@ -114,7 +114,7 @@ def progress_display(total: int, enabled: bool = True) -> Iterator[Callable[[int
         from rich.console import Console
 
         columns = (
-            rich_progress.TextColumn("games"),
+            rich_progress.TextColumn(unit),
             rich_progress.BarColumn(),
             rich_progress.MofNCompleteColumn(),
             rich_progress.TimeElapsedColumn(),
@@ -122,7 +122,7 @@ def progress_display(total: int, enabled: bool = True) -> Iterator[Callable[[int
             rich_progress.TimeRemainingColumn(),
         )
         with rich_progress.Progress(*columns, console=Console(stderr=True), transient=False) as bar:
-            task = bar.add_task("games", total=total)
+            task = bar.add_task(unit, total=total)
             yield lambda count: bar.advance(task, count)
         return
     done = 0
@@ -133,7 +133,7 @@ def progress_display(total: int, enabled: bool = True) -> Iterator[Callable[[int
         nonlocal done, next_report
         done += count
         if done >= next_report or done == total:
-            print(f"  {done}/{total} games ({100 * done // total}%)", file=sys.stderr, flush=True)
+            print(f"  {done}/{total} {unit} ({100 * done // total}%)", file=sys.stderr, flush=True)
             while next_report <= done:
                 next_report += step
 

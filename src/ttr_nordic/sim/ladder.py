@@ -41,6 +41,7 @@ from itertools import combinations, permutations
 from pathlib import Path
 
 from ..ai.registry import make_agent
+from ..paths import check_writable_folder
 from .backends import batches, run_batches
 from .play import TournamentError
 from .results import GameRow
@@ -179,11 +180,26 @@ class Ladder:
     """A ladder stored in one SQLite file (created when missing). Not for use from several
     processes at once; the games themselves run on the chosen backend."""
 
-    def __init__(self, path: str | Path, seed: int | None = None) -> None:
+    def __init__(self, path: str | Path, seed: int | None = None, create: bool = True) -> None:
         self.path = Path(path)
-        self.db = sqlite3.connect(self.path)
-        self.db.executescript(SCHEMA)
-        stored = self.db.execute("SELECT value FROM meta WHERE key = 'seed'").fetchone()
+        existed = self.path.exists()
+        if not existed and not create:
+            raise LadderError(f"no ladder at {self.path} (ladder run --db {self.path} makes one)")
+        if not existed:
+            problem = check_writable_folder(self.path)
+            if problem is not None:
+                raise LadderError(f"cannot make a ladder at {self.path}: {problem}")
+        elif self.path.is_dir():
+            raise LadderError(f"{self.path} is a folder, not a ladder file")
+        try:
+            self.db = sqlite3.connect(self.path)
+            if existed:
+                self._check_is_ladder()
+            self.db.executescript(SCHEMA)
+            stored = self.db.execute("SELECT value FROM meta WHERE key = 'seed'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise LadderError(f"{self.path} is not a ladder file ({exc})") from None
         if stored is None:
             self.seed = 0 if seed is None else seed
             with self.db:
@@ -191,10 +207,19 @@ class Ladder:
         else:
             self.seed = int(stored[0])
             if seed is not None and seed != self.seed:
+                self.close()
                 raise LadderError(f"{self.path} was made with seed {self.seed}, not {seed}")
 
+    def _check_is_ladder(self) -> None:
+        """Refuse an existing SQLite file made by something else (a tournament's results, say):
+        the ladder's tables are never added to it. An empty file is a ladder yet to be made."""
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and not {"meta", "participants", "games"} <= tables:
+            raise sqlite3.DatabaseError(f"it holds other tables: {', '.join(sorted(tables))}")
+
     def close(self) -> None:
-        self.db.close()
+        if hasattr(self, "db"):
+            self.db.close()
 
     # -- participants ---------------------------------------------------------------------
 
@@ -345,8 +370,10 @@ class Ladder:
         labels: Sequence[str] | None = None,
         bootstrap: int = 200,
         store: bool = True,
+        on_sample: Callable[[int], None] | None = None,
     ) -> LadderTable:
-        """Fit the ratings of every participant with stored ``players``-player games."""
+        """Fit the ratings of every participant with stored ``players``-player games; ``on_sample(1)``
+        is called after each bootstrap resample (the slow part: a progress display)."""
         played = self.games(players, labels)
         if not played:
             raise LadderError(f"no {players}-player games stored in {self.path}")
@@ -366,6 +393,8 @@ class Ladder:
             fitted = fit_elo(resampled, names, anchor)
             for name in names:
                 samples[name].append(fitted[name])
+            if on_sample is not None:
+                on_sample(1)
         rows = []
         for name in names:
             low, high = _percentiles(samples[name], 0.025, 0.975) if bootstrap else (elo[name], elo[name])
@@ -495,12 +524,14 @@ def format_table(table: LadderTable, ladder: Ladder | None = None) -> str:
         )
     if table.pairs:
         lines.append("")
-        lines.append(f"{'pair':<40} {'games':>6}  {'first won':>9}  {'95% interval':>15}  {'margin':>7}  {'sd':>5}")
+        lines.append(
+            f"{'pair (A vs B)':<40} {'games':>6}  {'A won':>9}  {'95% interval':>15}  {'A margin':>8}  {'sd':>5}"
+        )
         for pair in table.pairs:
             rate = pair.a_wins / pair.games
             lines.append(
                 f"{pair.a + ' vs ' + pair.b:<40} {pair.games:>6}  {rate:>9.3f}  "
-                f"{f'[{pair.low:.3f}, {pair.high:.3f}]':>15}  {pair.mean_margin:>+7.1f}  {pair.sd_margin:>5.1f}"
+                f"{f'[{pair.low:.3f}, {pair.high:.3f}]':>15}  {pair.mean_margin:>+8.1f}  {pair.sd_margin:>5.1f}"
             )
     return "\n".join(lines)
 

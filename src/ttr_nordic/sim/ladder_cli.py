@@ -15,18 +15,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
+from ..paths import data_dir
 from .backends import BACKENDS
 from .cli import positive_int, progress_display
 from .ladder import Ladder, LadderError, format_table, parse_participant, plot_table, table_key
 from .play import TournamentError
 from .sprt import SequentialTest
 
-DEFAULT_DB = Path("ladder.sqlite")
+
+def default_db() -> Path:
+    """The ladder file when ``--db`` is not given: ``ladder.sqlite`` in the data folder."""
+    return data_dir("ladder.sqlite")
 
 
 def participant_list(text: str) -> list[tuple[str, str]]:
@@ -49,8 +55,11 @@ def participant(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+DB_HELP = "the ladder's SQLite file (default: ladder.sqlite in $XDG_DATA_HOME/ttr-nordic)"
+
+
 def _backend_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=DEFAULT_DB, metavar="FILE", help="the ladder's SQLite file")
+    parser.add_argument("--db", type=Path, metavar="FILE", help=DB_HELP)
     parser.add_argument("--seed", type=int, metavar="S", help="ladder seed, fixed when the file is made (default 0)")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="K", help="parallel workers (default 1)")
     parser.add_argument("--backend", choices=BACKENDS, default="process", help="process pool or Ray (default process)")
@@ -80,7 +89,7 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
     run.set_defaults(func=guarded(run_command))
 
     show = sub.add_parser("show", help="print the ratings of the stored games")
-    show.add_argument("--db", type=Path, default=DEFAULT_DB, metavar="FILE", help="the ladder's SQLite file")
+    show.add_argument("--db", type=Path, metavar="FILE", help=DB_HELP)
     show.add_argument("--players", type=int, choices=(2, 3), default=2, help="players per game (default 2)")
     _rating_arguments(show)
     show.add_argument("--json", type=Path, metavar="FILE", help="also write the table as JSON")
@@ -105,12 +114,18 @@ def _rating_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", type=Path, metavar="PNG", help="draw the ratings with their intervals")
 
 
-def _open(args: argparse.Namespace) -> Ladder:
-    return Ladder(args.db, seed=getattr(args, "seed", None))
+def _open(args: argparse.Namespace, create: bool = True) -> Ladder:
+    if args.db is None:
+        args.db = default_db()
+        if create:
+            args.db.parent.mkdir(parents=True, exist_ok=True)
+    return Ladder(args.db, seed=getattr(args, "seed", None), create=create)
 
 
 def _report(ladder: Ladder, args: argparse.Namespace) -> None:
-    table = ladder.table(args.players, anchor=args.anchor, bootstrap=args.bootstrap)
+    quiet = getattr(args, "quiet", False)
+    with progress_display(args.bootstrap, enabled=not quiet and args.bootstrap > 0, unit="resamples") as advance:
+        table = ladder.table(args.players, anchor=args.anchor, bootstrap=args.bootstrap, on_sample=advance)
     print(format_table(table, ladder))
     if args.plot:
         print(f"plot: {plot_table(table, args.plot)}")
@@ -124,10 +139,11 @@ def _report(ladder: Ladder, args: argparse.Namespace) -> None:
         }
         args.json.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         print(f"json: {args.json}")
+    print(f"ladder: {ladder.path}")
 
 
 def run_command(args: argparse.Namespace) -> int:
-    with _closing(_open(args)) as ladder:
+    with _new_file_removed_on_error(args), _closing(_open(args)) as ladder:
         for label, spec in args.agents or []:
             ladder.add(label, spec)
         labels = [label for label, _ in args.agents] if args.agents else None
@@ -150,9 +166,29 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def show_command(args: argparse.Namespace) -> int:
-    with _closing(Ladder(args.db)) as ladder:
+    with _closing(_open(args, create=False)) as ladder:
         _report(ladder, args)
     return 0
+
+
+@contextmanager
+def _new_file_removed_on_error(args: argparse.Namespace) -> Iterator[None]:
+    """A ladder file this command made is removed again if the command fails before any game
+    is stored in it (a mistyped participant leaves nothing behind)."""
+    path: Path = args.db if args.db is not None else default_db()
+    existed = path.exists()
+    try:
+        yield
+    except (LadderError, TournamentError):
+        if not existed and path.is_file():
+            with closing(sqlite3.connect(path)) as db:
+                try:
+                    stored = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.DatabaseError:
+                    stored = 0
+            if stored == 0:
+                path.unlink()
+        raise
 
 
 def sprt_command(args: argparse.Namespace) -> int:
@@ -161,7 +197,7 @@ def sprt_command(args: argparse.Namespace) -> int:
         raise LadderError("A and B need different labels")
     test = SequentialTest(h0=args.h0, h1=args.h1, alpha=args.alpha, beta=args.beta)
     step = args.step or 4 * args.workers
-    with _closing(_open(args)) as ladder:
+    with _new_file_removed_on_error(args), _closing(_open(args)) as ladder:
         ladder.add(label_a, spec_a)
         ladder.add(label_b, spec_b)
         key = table_key(2, [label_a, label_b])
