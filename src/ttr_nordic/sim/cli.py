@@ -4,7 +4,8 @@
         [--backend process|ray] [--address ADDR] [--out DIR] [--csv] [--json FILE] [--no-plots]
 
 Writes ``results.sqlite``, ``records/game-<i>.json`` and the plots into ``--out`` (default
-``./tournament-<seed>``), prints the summary and the throughput in games/s. Bad arguments
+``tournaments/tournament-<seed>`` in the data folder, see :mod:`ttr_nordic.paths`), prints the
+summary, the throughput in games/s and where each output went. Bad arguments
 exit with status 2, a failure while playing with status 1.
 """
 
@@ -22,27 +23,40 @@ from typing import Any
 
 from .. import __version__
 from ..ai.registry import agent_names, make_agent
+from ..paths import data_dir
 from .backends import BACKENDS, import_ray
+from .ladder import LadderError, check_label
 from .play import TournamentError
-from .plots import PLOT_FILES, make_plots, require_matplotlib
+from .plots import MATPLOTLIB_HINT, PLOT_FILES, have_matplotlib, make_plots
 from .results import GameRow, ResultStore, clear_records, write_csv, write_record
+from .schedule import split_label
 from .summary import format_summary
 from .tournament import TournamentConfig, TournamentResult, run_tournament
 
 
 def agent_list(text: str) -> tuple[str, ...]:
-    """``--agents``: comma-separated agent or level names, each checked against the registry."""
-    names = tuple(part.strip().lower() for part in text.split(","))
-    if not names or any(not name for name in names):
+    """``--agents``: comma-separated agent or level names, or ``LABEL=SPEC`` (as in the ladder:
+    ``v2=my_agents.py:make_v2``), each checked against the registry."""
+    parts = [part.strip() for part in text.split(",")]
+    if not parts or any(not part for part in parts):
         raise argparse.ArgumentTypeError(f"expected agent names separated by commas, got {text!r}")
-    for name in names:
+    names = []
+    for part in parts:
+        label, spec = split_label(part)
+        if label is not None:
+            try:
+                check_label(label)
+            except LadderError as exc:
+                raise argparse.ArgumentTypeError(str(exc)) from None
+        if ":" not in spec:
+            spec = spec.lower()
         try:
-            make_agent(name, 0)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"unknown agent {name!r}; choose from {', '.join(agent_names())}"
-            ) from None
-    return names
+            make_agent(spec, 0)
+        except ValueError as exc:
+            message = str(exc) if ":" in spec else f"unknown agent {spec!r}; choose from {', '.join(agent_names())}"
+            raise argparse.ArgumentTypeError(message) from None
+        names.append(spec if label is None else f"{label}={spec}")
+    return tuple(names)
 
 
 def positive_int(text: str) -> int:
@@ -67,7 +81,8 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
         required=True,
         type=agent_list,
         metavar="A,B[,C]",
-        help=f"the lineup, comma-separated; a name may repeat (known: {', '.join(agent_names())})",
+        help=f"the lineup, comma-separated; a name may repeat; LABEL=SPEC names a saved version "
+        f"(LABEL=module:factory or LABEL=file.py:factory) (known: {', '.join(agent_names())})",
     )
     parser.add_argument("--players", type=int, choices=(2, 3), default=2, help="players per game (default 2)")
     parser.add_argument("--games", type=positive_int, default=100, metavar="N", help="games to play (default 100)")
@@ -88,7 +103,8 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=Path,
         metavar="DIR",
-        help="output folder (default ./tournament-<seed>); earlier results there are replaced",
+        help="output folder (default: tournaments/tournament-<seed> in $XDG_DATA_HOME/ttr-nordic); "
+        "earlier results there are replaced",
     )
     parser.add_argument("--csv", action="store_true", help="also write results.csv (one row per game)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the summary as JSON to FILE")
@@ -190,12 +206,15 @@ def run_command(args: argparse.Namespace) -> int:
             raise TournamentError("--address needs --backend ray")
         if args.backend == "ray":
             import_ray()
-        if not args.no_plots:
-            require_matplotlib()
     except TournamentError as exc:
         parser.error(str(exc))  # exits with status 2
+    plots = not args.no_plots
+    if plots and not have_matplotlib():
+        # The games and the table need nothing but the package: play them, and say how to get plots.
+        print(f"note: no plots; {MATPLOTLIB_HINT}", file=sys.stderr)
+        plots = False
 
-    out: Path = args.out if args.out is not None else Path(f"tournament-{config.seed}")
+    out: Path = args.out if args.out is not None else data_dir("tournaments", f"tournament-{config.seed}")
     settings = {
         "agents": ",".join(config.agents),
         "players": config.players,
@@ -240,7 +259,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(out / "results.csv", result.rows, config.players)
         outputs["csv"] = str(out / "results.csv")
-    if not args.no_plots:
+    if plots:
         for path in make_plots(result.rows, result.entries, result.summary, out):
             outputs[path.stem] = str(path)
     if args.json is not None:

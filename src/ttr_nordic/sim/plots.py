@@ -44,10 +44,21 @@ PLOT_FILES = (
 )
 
 
+MATPLOTLIB_HINT = (
+    "plots need matplotlib, in the reports extra: .venv/bin/pip install -e '.[reports]' in a checkout "
+    "(pip install 'ttr-nordic[reports]' elsewhere)"
+)
+
+
+def have_matplotlib() -> bool:
+    """Whether the plots can be drawn (matplotlib, from the ``reports`` extra, is installed)."""
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def require_matplotlib() -> None:
     """Raise :class:`TournamentError` with the install hint when matplotlib is missing."""
     if importlib.util.find_spec("matplotlib") is None:
-        raise TournamentError("plots need matplotlib: pip install 'ttr-nordic[reports]', or pass --no-plots")
+        raise TournamentError(MATPLOTLIB_HINT)
 
 
 def _figure(width: float, height: float) -> Figure:

@@ -59,21 +59,36 @@ class Entry:
     label: str
 
 
+def split_label(name: str) -> tuple[str | None, str]:
+    """A lineup entry ``LABEL=SPEC`` as (label, spec); a bare name or spec has no label of its own.
+
+    >>> split_label("v2=my_agents.py:make_v2"), split_label("expert")
+    (('v2', 'my_agents.py:make_v2'), (None, 'expert'))
+    """
+    label, sep, spec = name.partition("=")
+    return (label.strip(), spec.strip()) if sep else (None, name.strip())
+
+
 def make_entries(names: Sequence[str]) -> tuple[Entry, ...]:
-    """The participants of a lineup, with labels made unique by ``#k`` where a name repeats.
+    """The participants of a lineup, with labels made unique by ``#k`` where a name repeats;
+    ``LABEL=SPEC`` gives a participant its own label (as in the ladder).
 
     >>> [e.label for e in make_entries(["expert", "route_focus", "route_focus"])]
     ['expert', 'route_focus#1', 'route_focus#2']
+    >>> [(e.agent, e.label) for e in make_entries(["rf=route_focus", "hard"])]
+    [('route_focus', 'rf'), ('hard', 'hard')]
     """
     if not names:
         raise ValueError("a tournament needs at least one agent")
-    counts = Counter(names)
+    split = [split_label(name) for name in names]
+    own_labels = [label if label is not None else spec for label, spec in split]
+    counts = Counter(own_labels)
     seen: Counter[str] = Counter()
     entries = []
-    for index, name in enumerate(names):
-        seen[name] += 1
-        label = name if counts[name] == 1 else f"{name}#{seen[name]}"
-        entries.append(Entry(index, name, label))
+    for index, ((_, spec), own) in enumerate(zip(split, own_labels, strict=True)):
+        seen[own] += 1
+        label = own if counts[own] == 1 else f"{own}#{seen[own]}"
+        entries.append(Entry(index, spec, label))
     return tuple(entries)
 
 

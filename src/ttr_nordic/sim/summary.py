@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import textwrap
 from array import array
 from collections import Counter
 from collections.abc import Sequence
@@ -273,42 +274,31 @@ def _wins(value: float) -> str:
 
 
 def summary_table(summary: Summary) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of the per-participant table."""
-    headers = [
-        "agent",
-        "games",
-        "wins",
-        "win rate [95% CI]",
-        "mean score",
-        "median",
-        "tickets done",
-        "failed",
-        "turns",
-        "decisions",
-        "ms/decision",
-        "median",
-        "max",
-    ]
+    """Headers and rows of the per-participant results table (wins and scores)."""
+    headers = ["agent", "games", "wins", "win rate [95% CI]", "mean score", "median score"]
     rows = []
     for a in summary.agents:
         rate = "-" if math.isnan(a.win_rate) else f"{a.win_rate:.3f} [{a.win_rate_low:.3f}, {a.win_rate_high:.3f}]"
-        rows.append(
-            [
-                a.label,
-                str(a.games),
-                _wins(a.wins),
-                rate,
-                _num(a.mean_score),
-                _num(a.median_score),
-                _num(a.mean_tickets_completed, 2),
-                _num(a.mean_tickets_failed, 2),
-                _num(a.mean_turns),
-                str(a.decisions),
-                _ms(a.time_mean),
-                _ms(a.time_median),
-                _ms(a.time_max),
-            ]
-        )
+        rows.append([a.label, str(a.games), _wins(a.wins), rate, _num(a.mean_score), _num(a.median_score)])
+    return headers, rows
+
+
+def play_table(summary: Summary) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the per-participant play table: tickets per game, and the time each
+    decision took, in milliseconds (mean, median, slowest)."""
+    headers = ["agent", "tickets done", "failed", "decisions", "mean ms", "median ms", "max ms"]
+    rows = [
+        [
+            a.label,
+            _num(a.mean_tickets_completed, 2),
+            _num(a.mean_tickets_failed, 2),
+            str(a.decisions),
+            _ms(a.time_mean),
+            _ms(a.time_median),
+            _ms(a.time_max),
+        ]
+        for a in summary.agents
+    ]
     return headers, rows
 
 
@@ -334,6 +324,9 @@ def format_summary(summary: Summary) -> str:
     headers, rows = summary_table(summary)
     out = [format_text_table(headers, rows)]
     out.append("")
+    out.append("tickets: mean per game; decisions: all games; time per decision in milliseconds:")
+    out.append(format_text_table(*play_table(summary)))
+    out.append("")
     seat_rows = [
         [
             f"seat {s.seat}" + (" (first)" if s.seat == 0 else ""),
@@ -356,14 +349,19 @@ def format_summary(summary: Summary) -> str:
         out.append(format_text_table(["", *labels], h2h_rows))
     out.append("")
     decided = ", ".join(f"{how}: {count}" for how, count in summary.decided_by.items())
-    out.append(
-        f"{summary.games} games, {summary.players} players; mean {summary.mean_turns:.1f} turns, "
-        f"{summary.mean_actions:.1f} actions; decided by {decided}"
+    out.extend(
+        textwrap.wrap(
+            f"{summary.games} games, {summary.players} players; per game: mean {summary.mean_turns:.1f} turns, "
+            f"{summary.mean_actions:.1f} actions; decided by {decided}",
+            80,
+        )
     )
-    out.append("wins are win shares: a tie that survives the tie-breaks gives each of the k tied seats 1/k")
+    notes = ["wins are win shares: a tie that survives the tie-breaks gives each of the k tied seats 1/k"]
     if not summary.balanced:
-        out.append(
+        notes.append(
             f"note: {summary.games} is not a multiple of the seat rotation cycle ({summary.cycle_length} games), "
             "so seats are not perfectly balanced"
         )
+    for note in notes:
+        out.extend(textwrap.wrap(note, 80))  # an 80-column terminal shows the summary unwrapped
     return "\n".join(out)

@@ -17,7 +17,7 @@ from ..ai.registry import make_agent
 from .backends import BACKENDS, auto_batch_size, batches, run_batches
 from .play import TournamentError
 from .results import GameRow
-from .schedule import Entry, make_entries, schedule
+from .schedule import Entry, make_entries, schedule, split_label
 from .summary import Summary, summarize
 
 
@@ -40,7 +40,7 @@ class TournamentConfig:
             raise TournamentError("a tournament needs at least one agent")
         for name in self.agents:
             try:
-                make_agent(name, 0)
+                make_agent(split_label(name)[1], 0)
             except ValueError as exc:
                 raise TournamentError(str(exc)) from None
         if self.players not in (2, 3):
