@@ -88,3 +88,4 @@ def test_default_file_is_in_the_data_folder_and_show_reports_progress(
     assert code == 0 and "2-player ladder: 2 games" in out
     assert "10/10 resamples (100%)" in err  # the bootstrap is the slow part: progress on stderr
     assert "pair (A vs B)" in out and "A won" in out and "first won" not in out
+    assert max(len(line) for line in out.splitlines() if not line.startswith(("2-player", "ladder:"))) <= 80

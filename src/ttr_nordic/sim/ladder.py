@@ -509,29 +509,37 @@ def pair_results(played: Sequence[LadderGame]) -> tuple[PairResult, ...]:
 
 
 def format_table(table: LadderTable, ladder: Ladder | None = None) -> str:
-    """The ratings and the head-to-head figures as text."""
+    """The ratings and the head-to-head figures as text (under 80 columns for labels up to 15 characters).
+
+    ``won`` is each participant's share of its games won (ties shared); in the pair table, ``A won``
+    and ``A margin`` are the first-named participant's share of the pair's games and mean margin.
+    """
+    width = max([len("participant"), *(len(row.label) for row in table.rows)])
     lines = [
         f"{table.players}-player ladder: {table.games} games; Elo with 95% bootstrap intervals, {table.anchor} = 0",
-        f"{'rank':>4}  {'participant':<22} {'Elo':>6}  {'95% interval':>15}  {'games':>6}  {'won':>6}  "
-        f"{'margin':>7}" + ("  slowest move" if ladder else ""),
+        f"{'rank':>4}  {'participant':<{width}}  {'Elo':>5}  {'95% interval':>12}  {'games':>5}  {'won':>5}  "
+        f"{'margin':>6}" + ("  slowest ms" if ladder else ""),
     ]
     for rank, row in enumerate(table.rows, 1):
         interval = f"[{row.low:+.0f}, {row.high:+.0f}]" if row.label != table.anchor else "(anchor)"
-        slowest = f"  {1000 * ladder.max_decision_s(row.label, table.players):10.1f} ms" if ladder else ""
+        slowest = f"  {1000 * ladder.max_decision_s(row.label, table.players):10.1f}" if ladder else ""
         lines.append(
-            f"{rank:>4}  {row.label:<22} {row.elo:>+6.0f}  {interval:>15}  {row.games:>6}  "
-            f"{row.win_rate:>6.3f}  {row.mean_margin:>+7.1f}{slowest}"
+            f"{rank:>4}  {row.label:<{width}}  {row.elo:>+5.0f}  {interval:>12}  {row.games:>5}  "
+            f"{row.win_rate:>5.3f}  {row.mean_margin:>+6.1f}{slowest}"
         )
     if table.pairs:
+        names = [f"{pair.a} vs {pair.b}" for pair in table.pairs]
+        pair_width = max([len("pair (A vs B)"), *(len(name) for name in names)])
         lines.append("")
         lines.append(
-            f"{'pair (A vs B)':<40} {'games':>6}  {'A won':>9}  {'95% interval':>15}  {'A margin':>8}  {'sd':>5}"
+            f"{'pair (A vs B)':<{pair_width}}  {'games':>5}  {'A won':>5}  {'95% interval':>14}  "
+            f"{'A margin':>8}  {'sd':>5}"
         )
-        for pair in table.pairs:
+        for name, pair in zip(names, table.pairs, strict=True):
             rate = pair.a_wins / pair.games
             lines.append(
-                f"{pair.a + ' vs ' + pair.b:<40} {pair.games:>6}  {rate:>9.3f}  "
-                f"{f'[{pair.low:.3f}, {pair.high:.3f}]':>15}  {pair.mean_margin:>+8.1f}  {pair.sd_margin:>5.1f}"
+                f"{name:<{pair_width}}  {pair.games:>5}  {rate:>5.3f}  "
+                f"{f'[{pair.low:.3f}, {pair.high:.3f}]':>14}  {pair.mean_margin:>+8.1f}  {pair.sd_margin:>5.1f}"
             )
     return "\n".join(lines)
 
