@@ -1,4 +1,4 @@
-"""Why an action is refused: the rejection reasons of spec §11.
+"""Why an action is refused: the rejection reasons of docs/rules.md §11.
 
 >>> from ttr_nordic.engine.errors import IllegalActionError, Reason
 >>> err = IllegalActionError(Reason.ROUTE_CLAIMED, "Oslo–Örebro is already claimed")

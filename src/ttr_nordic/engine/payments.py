@@ -1,4 +1,4 @@
-"""Payment rules by route type (spec R6.7–R6.12): checking and enumerating.
+"""Payment rules by route type (docs/rules.md R6.7–R6.12): checking and enumerating.
 
 A payment is nine card counts. ``check_payment`` answers whether a payment
 fits a route (and why not); ``payment_options`` lists the distinct payments a

@@ -1,4 +1,4 @@
-"""Final scoring (spec §9): tickets, Globetrotter, longest path tie-break, winners.
+"""Final scoring (docs/rules.md §9): tickets, Globetrotter, longest path tie-break, winners.
 
 >>> from ttr_nordic.engine.scoring import longest_path
 >>> longest_path([(0, 1, 3), (1, 2, 2), (1, 3, 4)])  # a star: the two longest arms

@@ -77,7 +77,7 @@ class GameState(GameRules):
         return score_game(self)
 
     def view(self, player: int, log: bool = True) -> PlayerView:
-        """What ``player`` may see (spec §10); the only input an interface or agent needs.
+        """What ``player`` may see (docs/rules.md §10); the only input an interface or agent needs.
 
         ``log=False`` leaves the view's log empty: a faster view for rollouts whose
         policy does not read the log.

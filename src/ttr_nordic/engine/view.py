@@ -1,4 +1,4 @@
-"""Per-player views (spec §10) and determinization for search.
+"""Per-player views (docs/rules.md §10) and determinization for search.
 
 A :class:`PlayerView` holds exactly what one player may see: the public
 board state, their own hand and tickets, the cards others are publicly known
