@@ -460,11 +460,18 @@ def fit_plackett_luce(
 
 def game_rankings(game: LadderGame, index: dict[str, int]) -> list[tuple[list[int], float]]:
     """A game as weighted full rankings: each tie expanded into its orders, sharing the weight."""
-    expanded: list[tuple[list[int], float]] = [([], 1.0)]
-    for group in game.ranking():
+    return [(list(order), weight) for order, weight in _expand(game.ranking(), game.labels, index)]
+
+
+def _expand(
+    groups: Sequence[Sequence[int]], labels: Sequence[str], index: dict[str, int]
+) -> list[tuple[tuple[int, ...], float]]:
+    """Seat groups (best first, each a tie) as full rankings of participant indices with their weights."""
+    expanded: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
+    for group in groups:
         orders = list(permutations(group))
         expanded = [
-            (prefix + [index[game.labels[seat]] for seat in order], weight / len(orders))
+            (prefix + tuple(index[labels[seat]] for seat in order), weight / len(orders))
             for prefix, weight in expanded
             for order in orders
         ]
@@ -474,12 +481,20 @@ def game_rankings(game: LadderGame, index: dict[str, int]) -> list[tuple[list[in
 def fit_elo(played: Sequence[LadderGame], names: Sequence[str], anchor: str) -> dict[str, float]:
     """Elo ratings (anchor = 0) from games, with one virtual drawn game between every pair that met."""
     index = {name: i for i, name in enumerate(names)}
-    rankings: list[tuple[Sequence[int], float]] = []
-    met: set[tuple[int, int]] = set()
+    # The likelihood depends only on how often each full ranking occurs: games that order the same
+    # participants the same way are one weighted ranking (a ladder of thousands of games has a few
+    # dozen distinct ones), which makes a fit, and the bootstrap's 200 fits, that much cheaper.
+    outcomes: dict[tuple[tuple[str, ...], tuple[tuple[int, ...], ...]], int] = {}
     for game in played:
-        rankings.extend(game_rankings(game, index))
-        seats = sorted({index[label] for label in game.labels})
-        met.update(combinations(seats, 2))
+        key = (game.labels, tuple(tuple(group) for group in game.ranking()))
+        outcomes[key] = outcomes.get(key, 0) + 1
+    weights: dict[tuple[int, ...], float] = {}
+    met: set[tuple[int, int]] = set()
+    for (labels, groups), count in outcomes.items():
+        for order, weight in _expand(groups, labels, index):
+            weights[order] = weights.get(order, 0.0) + count * weight
+        met.update(combinations(sorted({index[label] for label in labels}), 2))
+    rankings: list[tuple[Sequence[int], float]] = list(weights.items())
     for a, b in sorted(met):
         rankings.append(((a, b), 0.5))
         rankings.append(((b, a), 0.5))
