@@ -349,19 +349,19 @@ def format_summary(summary: Summary) -> str:
         out.append(format_text_table(["", *labels], h2h_rows))
     out.append("")
     decided = ", ".join(f"{how}: {count}" for how, count in summary.decided_by.items())
-    out.extend(
-        textwrap.wrap(
-            f"{summary.games} games, {summary.players} players; per game: mean {summary.mean_turns:.1f} turns, "
-            f"{summary.mean_actions:.1f} actions; decided by {decided}",
-            80,
-        )
+    out.append(
+        f"{summary.games} games, {summary.players} players; per game: mean {summary.mean_turns:.1f} turns, "
+        f"{summary.mean_actions:.1f} actions"
     )
-    notes = ["wins are win shares: a tie that survives the tie-breaks gives each of the k tied seats 1/k"]
+    notes = [
+        f"decided by {decided}",
+        "wins are win shares: a tie that survives the tie-breaks gives each of the k tied seats 1/k",
+    ]
     if not summary.balanced:
         notes.append(
             f"note: {summary.games} is not a multiple of the seat rotation cycle ({summary.cycle_length} games), "
             "so seats are not perfectly balanced"
         )
     for note in notes:
-        out.extend(textwrap.wrap(note, 80))  # an 80-column terminal shows the summary unwrapped
+        out.extend(textwrap.wrap(note, 80, break_on_hyphens=False))  # an 80-column terminal shows it unwrapped
     return "\n".join(out)
