@@ -21,7 +21,9 @@ Usage::
 
     .venv/bin/python scripts/check_readme.py [README.md] [--timeout 300] [--keep]
 
-Exits 0 when every runnable block passed, 1 otherwise (a failed block's output is printed).
+Exits 0 when every runnable block passed, 1 otherwise (a failed block's output is printed). Then
+it lists the files the blocks wrote in the folder they ran in (``wrote PATH``): ``.gitignore`` must
+cover each, since a reader runs the same commands in a checkout.
 """
 
 from __future__ import annotations
@@ -148,6 +150,13 @@ def check(readme: Path, timeout: float, keep: bool = False) -> int:
             if not passed:
                 failed += 1
                 print("    " + "\n    ".join(output.strip().splitlines()[-30:]))
+        written = sorted(
+            str(path.relative_to(folder))
+            for path in folder.rglob("*")
+            if path.is_file() and path.parts[len(folder.parts)] not in (*LINKED, "home")
+        )
+        for path in written:  # what the blocks left in the folder they ran in (.gitignore must cover it)
+            print(f"wrote    {path}")
         if keep:
             kept = Path(tempfile.mkdtemp(prefix="check-readme-kept-"))
             subprocess.run(["cp", "-a", f"{folder}/.", str(kept)], check=False)

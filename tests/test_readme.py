@@ -36,6 +36,18 @@ def test_every_readme_block_runs_as_written() -> None:
     assert "FAILED" not in done.stdout
     passed = re.search(r"(\d+) of (\d+) runnable blocks passed", done.stdout)
     assert passed is not None and passed.group(1) == passed.group(2) and int(passed.group(2)) >= 4
+    # Run in a checkout, the same commands leave nothing git would pick up.
+    written = [line.split(maxsplit=1)[1] for line in done.stdout.splitlines() if line.startswith("wrote ")]
+    assert written
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--stdin"],
+        cwd=ROOT,
+        input="\n".join(written) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split()
+    assert sorted(set(written) - set(ignored)) == []
 
 
 def test_a_failing_block_is_reported(tmp_path: Path) -> None:
