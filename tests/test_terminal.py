@@ -248,6 +248,7 @@ def test_a_game_saved_with_q_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert run([*argv, "--no-color", "--save", str(save)], first.io()) == 0
     stopped = GameRecord.load(save)
     assert not stopped.meta["finished"] and len(stopped.actions) > 3
+    assert f"Go on with it with: ttr-nordic play --resume {save}" in first.text
 
     second = Script(strategy=random_answers(5), limit=20_000)
     assert run(["play", "--resume", str(save), "--no-color"], second.io()) == 0

@@ -513,5 +513,7 @@ class GameSession:
             self.io.error(f"Could not save the game to {self.save_path}: {exc}")
             return False
         self.io.say(f"Game record saved to {self.save_path}")
+        if not self.state.is_over:
+            self.io.say(f"Go on with it with: ttr-nordic play --resume {self.save_path}")
         self.io.say(f"Replay it with: ttr-nordic replay {self.save_path}")
         return True
