@@ -24,7 +24,7 @@ $(RUN_STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c
 	touch $(RUN_STAMP)
 
 ## Set up and start the game: open http://127.0.0.1:8000 in a browser (SQLite, nothing else to start).
-## HOST=0.0.0.0 to play with friends on your network (see README, "Playing with friends").
+## HOST=0.0.0.0 to play with friends on your network (see docs/playing.md, "With friends").
 run: $(RUN_STAMP)
 	$(BIN)/ttr-nordic serve --host $(HOST) --port $(PORT)
 
