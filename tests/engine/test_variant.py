@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -413,3 +414,14 @@ def test_a_board_round_trips_through_its_dict() -> None:
     board = load_board()
     data = board_to_dict(board)
     assert Variant.from_dict({"name": "same", "board": data}).board == board
+
+
+def test_a_variant_pickles_to_the_same_board_object() -> None:
+    # Process pools send configs by pickle: the board comes back as the one already known, so
+    # the engine's per-board tables are not built again for every game.
+    variant = load_variant(EXAMPLES / "small-board.toml")
+    config = pickle.loads(pickle.dumps(GameConfig(3, 7, None, variant)))
+    assert config.variant == variant and config.variant.board is variant.board
+    assert pickle.loads(pickle.dumps(OFFICIAL)).board is load_board()
+    game = GameState.from_config(config)
+    assert _play(game, 7).record().replay().result() == game.result()

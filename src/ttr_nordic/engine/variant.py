@@ -93,6 +93,17 @@ class Variant:
     ferry_substitution: int = FERRY_GROUP
     board: Board = field(default_factory=load_board, compare=True, repr=False)
 
+    def __post_init__(self) -> None:
+        # One Board object per distinct board (the engine keeps its per-board tables by the
+        # board's identity): an equal board built again, or unpickled, is swapped for the first.
+        board = self.board
+        if board is not load_board():
+            object.__setattr__(self, "board", _interned(board))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__ (pickle would skip __post_init__ and its interning).
+        return (_rebuild, (tuple((f.name, getattr(self, f.name)) for f in fields(self)),))
+
     @property
     def points_by_length(self) -> dict[int, int]:
         """The route scoring table as a dict (length -> points)."""
@@ -145,6 +156,10 @@ class Variant:
         ``board.file`` path is looked up (the variant file's folder).
         """
         return _parse(data, source, base_dir, _LineIndex.empty())
+
+
+def _rebuild(items: tuple[tuple[str, Any], ...]) -> Variant:
+    return Variant(**dict(items))
 
 
 def _rules_of(variant: Variant) -> tuple[object, ...]:
@@ -571,7 +586,7 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         board = parse_board(data, points, group, SPECIAL_GROUP)
     except BoardDataError as exc:
         raise read.error(path, str(exc)) from exc
-    return _interned(board)
+    return board
 
 
 # One Board object per distinct board: the engine keeps its per-board tables by identity.
@@ -579,6 +594,9 @@ _BOARDS: dict[Board, Board] = {}
 
 
 def _interned(board: Board) -> Board:
+    official = load_board()
+    if board is official or board == official:
+        return official
     if len(_BOARDS) > 64:
         _BOARDS.clear()
     return _BOARDS.setdefault(board, board)
