@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ttr_nordic.engine import Claim, GameConfig, GameRecord, GameState, RecordError
+from ttr_nordic.engine import Claim, GameConfig, GameRecord, GameState, IllegalActionError, RecordError
 from ttr_nordic.engine.actions import FACE_UP_DRAWS
 from ttr_nordic.engine.board import board_to_dict, load_board
 from ttr_nordic.engine.cards import LOCOMOTIVE, parse_cards
@@ -425,3 +425,13 @@ def test_a_variant_pickles_to_the_same_board_object() -> None:
     assert pickle.loads(pickle.dumps(OFFICIAL)).board is load_board()
     game = GameState.from_config(config)
     assert _play(game, 7).record().replay().result() == game.result()
+
+
+def test_phase_texts_give_the_variant_numbers() -> None:
+    variant = variant_from_toml('name = "p"\n[tickets]\ninitial_dealt = 4\ninitial_kept = 3\n')
+    assert Phase.INITIAL_TICKETS.text(variant) == "choose initial tickets (keep at least 3)"
+    assert Phase.INITIAL_TICKETS.text() == Phase.INITIAL_TICKETS.value  # the official text
+    game = GameState.new(players=2, seed=1, variant=variant)
+    assert game.rejection(FACE_UP_DRAWS[0]) is not None
+    with pytest.raises(IllegalActionError, match=r"now: choose initial tickets \(keep at least 3\)"):
+        game.apply(FACE_UP_DRAWS[0])

@@ -268,7 +268,7 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
         "first_player": view.first_player,
         "current": view.current,
         "phase": view.phase.name,
-        "phase_text": view.phase.value,
+        "phase_text": view.phase.text(view.variant),
         "is_my_turn": view.is_my_turn,
         "turn": view.turn,
         "display": [_card(c) for c in view.display],
