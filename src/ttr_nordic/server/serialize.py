@@ -233,6 +233,7 @@ def board_json(board: Board, name: str = "Nordic Countries") -> JSON:
                 "ferry_locomotives": r.ferry_locomotives,
                 "twin": r.twin,
                 "points": r.points,
+                "group": r.group,
             }
             for r in board.routes
         ],

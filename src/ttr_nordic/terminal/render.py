@@ -81,7 +81,7 @@ def kind_text(route: Route) -> str:
     if route.kind is RouteKind.TUNNEL:
         return "tunnel"
     if route.kind is RouteKind.SPECIAL:
-        return "special (4 cards pay 1 space)"
+        return f"special ({route.group} cards pay 1 space)"
     return ""
 
 
