@@ -435,3 +435,47 @@ def test_phase_texts_give_the_variant_numbers() -> None:
     assert game.rejection(FACE_UP_DRAWS[0]) is not None
     with pytest.raises(IllegalActionError, match=r"now: choose initial tickets \(keep at least 3\)"):
         game.apply(FACE_UP_DRAWS[0])
+
+
+JUNK: list[Any] = [None, "x", "", -1, 0, 1, 10**30, 1.5, float("nan"), True, [], {}, [1], {"a": 1}, "Ada", "R01"]
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = []
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else []
+    for key, value in items:
+        found.append((*prefix, key))
+        found += _paths(value, (*prefix, key))
+    return found
+
+
+def test_any_damaged_variant_gives_a_one_line_variant_error_or_a_playable_game() -> None:
+    # Random damage anywhere in a valid variant (a value replaced by junk, or a key removed):
+    # a VariantError of one line, or a variant whose games play to the end. Never another error.
+    base = load_variant(EXAMPLES / "small-board.toml").to_dict()
+    paths = _paths(base)
+    rng = random.Random(5)
+    loaded = 0
+    for trial in range(400):
+        data = json.loads(json.dumps(base))
+        for _ in range(rng.randint(1, 2)):
+            *parents, last = rng.choice(paths)
+            try:
+                holder = data
+                for key in parents:
+                    holder = holder[key]
+                if isinstance(holder, dict) and rng.random() < 0.15:
+                    del holder[last]
+                else:
+                    holder[last] = rng.choice(JUNK)
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier change removed or replaced a parent
+        try:
+            variant = Variant.from_dict(data)
+            game = GameState.new(players=2, seed=trial, variant=variant)
+        except VariantError as exc:
+            assert "\n" not in str(exc) and exc.field is not None
+            continue
+        loaded += 1
+        _play(game, trial)
+    assert 0 < loaded < 400

@@ -518,7 +518,7 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         for end in ("a", "b"):
             if end not in route:
                 raise read.error(here, "a route needs cities 'a' and 'b', a length and a color")
-            if route[end] not in names:
+            if not isinstance(route[end], str) or route[end] not in names:
                 raise read.error((*here, end), f"unknown city {_show(route[end])}")
         if route["a"] == route["b"]:
             raise read.error((*here, "b"), "a route joins two different cities")
@@ -527,10 +527,10 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         length = read.integer(route["length"], (*here, "length"), 1, 50)
         if length not in points:
             raise read.error((*here, "length"), f"no points for length {length} in scoring.route_points")
-        if route["color"] not in _COLOR_NAMES:
+        if not isinstance(route["color"], str) or route["color"] not in _COLOR_NAMES:
             raise read.error((*here, "color"), f"unknown color {_show(route['color'])} (use {', '.join(_COLOR_NAMES)})")
         kind_name = route.get("kind", "regular")
-        if kind_name not in _KINDS:
+        if not isinstance(kind_name, str) or kind_name not in _KINDS:
             raise read.error((*here, "kind"), f"unknown kind {_show(kind_name)}: use regular, ferry, tunnel or special")
         kind = _KINDS[kind_name]
         locos = route.get("ferry_locomotives", 0)
@@ -571,7 +571,7 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         for end in ("a", "b"):
             if end not in ticket:
                 raise read.error(here, "a ticket needs cities 'a' and 'b' and points")
-            if ticket[end] not in names:
+            if not isinstance(ticket[end], str) or ticket[end] not in names:
                 raise read.error((*here, end), f"unknown city {_show(ticket[end])}")
         if ticket["a"] == ticket["b"]:
             raise read.error((*here, "b"), "a ticket joins two different cities")
