@@ -115,7 +115,15 @@ class Variant:
         return _rules_of(self) == _rules_of(OFFICIAL) and self.board == OFFICIAL.board
 
     def check_players(self, players: int) -> None:
-        """Raise :class:`VariantError` if a game of ``players`` cannot be dealt under this variant."""
+        """Raise :class:`VariantError` if a game of ``players`` cannot be dealt under this variant.
+
+        >>> import dataclasses
+        >>> try:
+        ...     dataclasses.replace(OFFICIAL, name="v", initial_tickets_dealt=16).check_players(3)
+        ... except VariantError as exc:
+        ...     print(exc.detail)
+        46 tickets are too few to deal 16 to each of 3 players
+        """
         tickets = len(self.board.tickets)
         if players * self.initial_tickets_dealt > tickets:
             raise VariantError(
@@ -154,6 +162,9 @@ class Variant:
 
         ``source`` names where the data came from in error messages; ``base_dir`` is where a
         ``board.file`` path is looked up (the variant file's folder).
+
+        >>> Variant.from_dict({"name": "quick", "trains": {"per_player": 20}}).trains_per_player
+        20
         """
         return _parse(data, source, base_dir, _LineIndex.empty())
 
@@ -616,7 +627,11 @@ def variant_from_toml(text: str, source: str = "", base_dir: Path | None = None)
 
 
 def variant_from_json(text: str, source: str = "", base_dir: Path | None = None) -> Variant:
-    """A variant from JSON text (``source`` names it in errors)."""
+    """A variant from JSON text (``source`` names it in errors).
+
+    >>> variant_from_json('{"name": "j", "cards": {"face_up": 6}}').face_up_cards
+    6
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
