@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..ai.registry import agent_names, make_agent
 from ..engine import GameRecord, GameState, RecordError
+from ..engine.variant import load_variant
 from ..paths import check_writable_folder, data_dir
 from .console import TerminalIO
 from .play import GameSession, Seat
@@ -61,6 +62,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         "--resume",
         metavar="FILE",
         help="go on with a game saved with q (its seed, seats and AIs come from the file)",
+    )
+    parser.add_argument(
+        "--variant",
+        metavar="FILE",
+        help="play under a rule variant or on a custom board: a variant file (.toml or .json, see examples/variants)",
     )
     parser.add_argument("--no-color", action="store_true", help="no ANSI colors")
     parser.set_defaults(func=run_play)
@@ -151,10 +157,12 @@ def run_play(args: argparse.Namespace, io: TerminalIO | None = None) -> int:
         try:
             seats = build_seats(args.players, args.humans, args.names, args.ai, seed)
             save_path = _save_path(Path(args.save) if args.save else None, seed)
+            # A bad variant file, or one that cannot deal this many players, is one line and exit 2.
+            variant = None if getattr(args, "variant", None) is None else load_variant(args.variant)
+            state = GameState.new(players=len(seats), seed=seed, variant=variant)
         except ValueError as exc:
             term.error(f"ttr-nordic play: error: {exc}")
             return 2
-        state = GameState.new(players=len(seats), seed=seed)
         session = GameSession(state, seats, term, save_path=save_path, meta={"humans": args.humans})
     try:
         return session.run()

@@ -41,6 +41,7 @@ Commands (at any prompt):
   r [words]  list the free routes, e.g. "r", "r oslo", "r NO", "r ferry", "r red"
              (* marks the routes you can pay for right now)
   s          show the whole board again
+  m          a map of the board drawn from its city positions (owned routes by seat number)
   h          this help
   q          save the game and quit (Ctrl-D does the same)
 In a sub-menu, 0 or b goes back.
@@ -99,7 +100,7 @@ class GameSession:
         self.save_path = save_path
         self.meta = dict(meta or {})
         self.recent = recent
-        self.render = Renderer(io, state.board, [s.name for s in seats])
+        self.render = Renderer(io, state.board, [s.name for s in seats], state.variant.longest_path_bonus)
         self.humans = [i for i, s in enumerate(self.seats) if s.is_human]
         self.hotseat = len(self.humans) >= 2
         self._last_human: int | None = None
@@ -206,14 +207,14 @@ class GameSession:
         claims = [a for a in legal if isinstance(a, Claim)]
         name = self.seats[view.player].name
         if show:
-            self._show_menu(f"{name}: {view.phase.value}", entries)
+            self._show_menu(f"{name}: {view.phase.text(view.variant)}", entries)
         prompt = f"{name} [1-{len(entries)}]> "
         while True:
             line = self.io.ask(prompt)
             handled = self._common(line, view, legal, len(entries))
             if handled:
                 if handled == "menu":
-                    self._show_menu(f"{name}: {view.phase.value}", entries)
+                    self._show_menu(f"{name}: {view.phase.text(view.variant)}", entries)
                 continue
             target: MenuTarget | None = None
             if line.isdigit():
@@ -230,7 +231,7 @@ class GameSession:
             if target == _CLAIM_MENU:
                 choice = self._claim_menu(view, claims)
                 if choice is None:
-                    self._show_menu(f"{name}: {view.phase.value}", entries)
+                    self._show_menu(f"{name}: {view.phase.text(view.variant)}", entries)
                     continue
                 return choice
             if target is not None and not isinstance(target, str):
@@ -269,6 +270,9 @@ class GameSession:
         if low in ("s", "status", "board"):
             self.io.lines(self.render.status(view, self.recent))
             return "menu"
+        if low in ("m", "map"):
+            self.io.lines(self.render.board_map(view))
+            return "menu"
         if low in ("r", "routes") or low.startswith(("r ", "routes ")):
             words = low.split()[1:]
             self.io.lines(self.route_list(view, legal, words))
@@ -287,7 +291,7 @@ class GameSession:
             self._out_of_range(line, count)
             return None
         try:
-            return parse_action(line)
+            return parse_action(line, self.state.board, self.state.variant.face_up_cards)
         except NotationError as exc:
             self.io.say(self.io.paint(f"Not understood: {exc}", "error"))
             self.io.say(f"Type a number from 1 to {count}, or h for help.")
@@ -378,7 +382,7 @@ class GameSession:
         minimum = min((len(a.tickets) for a in keeps), default=0)
 
         def show() -> None:
-            self.io.say(self.io.paint(f"{name}: {view.phase.value}", "bold"))
+            self.io.say(self.io.paint(f"{name}: {view.phase.text(view.variant)}", "bold"))
             width = max(len(board.tickets[t].name) for t in offer) if offer else 0
             for number, ticket_id in enumerate(offer, 1):
                 ticket = board.tickets[ticket_id]
