@@ -1,0 +1,137 @@
+"""The ``ttr-nordic playtest`` subcommand.
+
+    ttr-nordic playtest --agents A,B[,C] [--games N] [--players 2|3|2,3] [--seed S] [--workers K]
+        [--backend process|ray] [--address ADDR] [--out DIR] [--figures DIR] [--all-records] [-q]
+    ttr-nordic playtest --compare DIR_A DIR_B [--out DIR]
+
+The first form plays the games and writes ``report.html`` and the CSV files into ``--out`` (default
+``./playtest-<seed>``); the second reads two such folders and writes ``compare.html`` and
+``compare.csv`` (default ``./playtest-compare``). Bad arguments exit with status 2 and one line on
+stderr, a failure while playing with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .backends import BACKENDS, import_ray
+from .cli import agent_list, positive_int, progress_display
+from .play import TournamentError
+from .playtest import PlaytestConfig, run_playtest, write_outputs
+from .plots import require_matplotlib
+
+
+def player_counts(text: str) -> tuple[int, ...]:
+    """``--players``: 2, 3, or both as ``2,3``.
+
+    >>> player_counts("3,2")
+    (2, 3)
+    """
+    parts = [part.strip() for part in text.split(",")]
+    if not parts or any(part not in ("2", "3") for part in parts):
+        raise argparse.ArgumentTypeError(f"expected 2, 3 or 2,3, got {text!r}")
+    return tuple(sorted({int(part) for part in parts}))
+
+
+def add_playtest_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the playtest options to ``parser`` (a subparser of ``ttr-nordic``)."""
+    parser.description = (
+        "Play many AI games and write a designer's report: win rates by agent, seat and player count, "
+        "score sources, game length, tickets, route usage and contention, city heat maps, tunnels, ferries "
+        "and locomotives, and the states the rules settle by a convention, each with records to replay. "
+        "With --compare, put two earlier playtests side by side."
+    )
+    parser.add_argument("--agents", type=agent_list, metavar="A,B[,C]", help="the lineup, comma-separated")
+    parser.add_argument(
+        "--games", type=positive_int, default=100, metavar="N", help="games per player count (default 100)"
+    )
+    parser.add_argument(
+        "--players",
+        type=player_counts,
+        default=(2,),
+        metavar="2|3|2,3",
+        help="players per game; 2,3 plays N games at each count (default 2)",
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="playtest seed (default 0)")
+    parser.add_argument(
+        "--workers", type=positive_int, default=1, metavar="K", help="parallel workers; 1 plays in-process (default 1)"
+    )
+    parser.add_argument("--backend", choices=BACKENDS, default="process", help="process pool or Ray (default process)")
+    parser.add_argument("--address", metavar="ADDR", help="Ray cluster to connect to (with --backend ray)")
+    parser.add_argument(
+        "--out", type=Path, metavar="DIR", help="output folder (default ./playtest-<seed>, or ./playtest-compare)"
+    )
+    parser.add_argument("--figures", type=Path, metavar="DIR", help="also write each figure of the report as PNG")
+    parser.add_argument(
+        "--all-records", action="store_true", help="keep every game's record (default: the edge cases' only)"
+    )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("DIR_A", "DIR_B"),
+        help="compare two earlier playtest output folders instead of playing",
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    parser.set_defaults(func=run_command, playtest_parser=parser)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the playtest (or the comparison) the parsed arguments describe."""
+    parser: argparse.ArgumentParser = args.playtest_parser
+    if args.compare is not None:
+        from .playtest_compare import CompareError, compare_command
+
+        if args.agents is not None:
+            parser.error("--compare reads two earlier playtests: it takes no --agents")
+        try:
+            return compare_command(args.compare[0], args.compare[1], args.out or Path("playtest-compare"))
+        except CompareError as exc:
+            parser.error(str(exc))
+    if args.agents is None:
+        parser.error("the following argument is required: --agents (or --compare DIR_A DIR_B)")
+    try:
+        config = PlaytestConfig(
+            agents=tuple(args.agents),
+            games=args.games,
+            players=args.players,
+            seed=args.seed,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+        )
+        if args.address and args.backend != "ray":
+            raise TournamentError("--address needs --backend ray")
+        if args.backend == "ray":
+            import_ray()
+        require_matplotlib()
+    except TournamentError as exc:
+        parser.error(str(exc))  # exits with status 2
+    out: Path = args.out if args.out is not None else Path(f"playtest-{config.seed}")
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out} is a file, not a folder")
+    total = config.games * len(config.players)
+    counts = " and ".join(str(p) for p in config.players)
+    print(
+        f"playtest: {config.games} games at {counts} players, agents {', '.join(config.agents)}, seed {config.seed}",
+        file=sys.stderr,
+    )
+    start = time.perf_counter()
+    try:
+        with progress_display(total, enabled=not args.quiet) as advance:
+            facts = run_playtest(config, on_games=advance)
+    except TournamentError as exc:
+        print(f"ttr-nordic playtest: {exc}", file=sys.stderr)
+        return 1
+    played = time.perf_counter() - start
+    try:
+        write_outputs(config, facts, out, args.figures, args.all_records)
+    except OSError as exc:
+        print(f"ttr-nordic playtest: error: cannot write to {out}: {exc}", file=sys.stderr)
+        return 1
+    print(f"{total} games in {played:.1f} s; report: {out / 'report.html'}", file=sys.stderr)
+    print(out / "report.html")
+    return 0
