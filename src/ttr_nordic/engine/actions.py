@@ -29,11 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .board import load_board
+from .board import Board, load_board
 from .cards import Counts, cards_to_letters, parse_cards, to_counts
 from .errors import NotationError
 
-NUM_SLOTS: Final = 5
+NUM_SLOTS: Final = 5  # the official face-up display
+#: The most face-up slots a variant may have (slots are written F1 to F9).
+MAX_FACE_UP: Final = 9
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +118,9 @@ DRAW_BLIND: Final = DrawBlind()
 DRAW_TICKETS: Final = DrawTickets()
 DECLINE_TUNNEL: Final = DeclineTunnel()
 PASS: Final = Pass()
-DRAW_FACE_UP: Final = tuple(DrawFaceUp(slot) for slot in range(NUM_SLOTS))
+#: One shared DrawFaceUp per slot a variant may have; the official display's first five are DRAW_FACE_UP.
+FACE_UP_DRAWS: Final = tuple(DrawFaceUp(slot) for slot in range(MAX_FACE_UP))
+DRAW_FACE_UP: Final = FACE_UP_DRAWS[:NUM_SLOTS]
 
 
 def _bad_counts(counts: object, what: str) -> str | None:
@@ -174,8 +178,12 @@ def field_error(action: object) -> str | None:
     return f"not an action: {_short(action)}"
 
 
-def parse_action(text: str) -> Action:
-    """Parse one action from its notation; raises :class:`NotationError` with the reason."""
+def parse_action(text: str, board: Board | None = None, slots: int = NUM_SLOTS) -> Action:
+    """Parse one action from its notation; raises :class:`NotationError` with the reason.
+
+    ``board`` (default the official one) bounds the route codes and ticket ids, ``slots`` the
+    face-up slots: a game under a variant passes its own (``game.board``, its face-up count).
+    """
     if not isinstance(text, str):
         # A client's message may hold a number or null where the action should be.
         raise NotationError(f"an action is a string of notation, got {_short(text)}")
@@ -195,11 +203,11 @@ def parse_action(text: str) -> Action:
             return DECLINE_TUNNEL
         if len(head) == 2 and head[0] == "F" and head[1] in "0123456789" and not rest:
             slot = int(head[1]) - 1
-            if not 0 <= slot < NUM_SLOTS:
-                raise NotationError(f"face-up slots are F1 to F{NUM_SLOTS}, got {parts[0]!r}")
-            return DRAW_FACE_UP[slot]
+            if not 0 <= slot < slots:
+                raise NotationError(f"face-up slots are F1 to F{slots}, got {parts[0]!r}")
+            return FACE_UP_DRAWS[slot]
         if head == "K" and rest:
-            known = len(load_board().tickets)
+            known = len((board or load_board()).tickets)
             if not all(t.isascii() and t.isdigit() for t in rest):
                 raise NotationError(f"ticket ids are whole numbers, got {text!r}")
             ids = tuple(sorted(int(t) for t in rest))
@@ -212,7 +220,7 @@ def parse_action(text: str) -> Action:
             code = rest[0].upper()
             if not (code.startswith("R") and code[1:].isascii() and code[1:].isdigit()):
                 raise NotationError(f"route codes look like R45, got {rest[0]!r}")
-            routes = len(load_board().routes)
+            routes = len((board or load_board()).routes)
             number = int(code[1:])
             if not 1 <= number <= routes:
                 raise NotationError(f"route codes run from R01 to R{routes:02d}, got {rest[0]!r}")

@@ -28,6 +28,9 @@ GRAY: Final = -1
 
 #: Points for claiming a route, by length (R6.13).
 ROUTE_POINTS: Final = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 9: 27}
+#: Cards of any colors that stand for one space of a ferry (R6.9) and of Murmansk–Lieksa (R6.12).
+FERRY_GROUP: Final = 3
+SPECIAL_GROUP: Final = 4
 
 
 class RouteKind(Enum):
@@ -68,6 +71,9 @@ class Route:
     ferry_locomotives: int
     twin: int | None
     points: int
+    #: How many cards of any colors stand for one space: 3 on a ferry, 4 on the special route,
+    #: 0 on the others (a variant may change the ferry's number).
+    group: int = 0
 
     @property
     def is_gray(self) -> bool:
@@ -85,7 +91,7 @@ class Route:
         elif self.kind is RouteKind.TUNNEL:
             text += " tunnel"
         elif self.kind is RouteKind.SPECIAL:
-            text += " special (any 4 cards = 1)"
+            text += f" special (any {self.group} cards = 1)"
         return text
 
 
@@ -143,25 +149,93 @@ class Board:
 
 
 def _kind(raw: dict[str, Any]) -> RouteKind:
-    kind = raw["kind"]
+    kind = raw.get("kind", "regular")
     if kind == "normal":
         return RouteKind.REGULAR
     return RouteKind(kind)
 
 
-def parse_board(data: dict[str, Any]) -> Board:
-    """Build a :class:`Board` from the JSON structure of ``nordic-map.json``."""
+def _group(kind: RouteKind, ferry_group: int, special_group: int) -> int:
+    if kind is RouteKind.FERRY:
+        return ferry_group
+    if kind is RouteKind.SPECIAL:
+        return special_group
+    return 0
+
+
+def board_to_dict(board: Board) -> dict[str, Any]:
+    """``board`` in the JSON structure of ``nordic-map.json`` (cities, routes, tickets), which
+    :func:`parse_board` reads back. Route points and group sizes are rules, not board data,
+    so they are left out.
+
+    >>> data = board_to_dict(load_board())
+    >>> parse_board(data) == load_board()
+    True
+    """
+    cities = board.cities
+    return {
+        "cities": [
+            {
+                "name": c.name,
+                "english_name": c.english_name,
+                "country": c.country,
+                "x": c.x,
+                "y": c.y,
+                "lat": c.lat,
+                "lon": c.lon,
+            }
+            for c in cities
+        ],
+        "routes": [
+            {
+                "id": r.code,
+                "a": cities[r.a].name,
+                "b": cities[r.b].name,
+                "length": r.length,
+                "color": r.color_name,
+                "kind": r.kind.value,
+                "ferry_locomotives": r.ferry_locomotives,
+                "double_route_with": None if r.twin is None else board.routes[r.twin].code,
+            }
+            for r in board.routes
+        ],
+        "tickets": [{"a": cities[t.a].name, "b": cities[t.b].name, "points": t.points} for t in board.tickets],
+    }
+
+
+def parse_board(
+    data: dict[str, Any],
+    route_points: dict[int, int] | None = None,
+    ferry_group: int = FERRY_GROUP,
+    special_group: int = SPECIAL_GROUP,
+) -> Board:
+    """Build a :class:`Board` from the JSON structure of ``nordic-map.json``.
+
+    ``route_points`` (points by route length, default :data:`ROUTE_POINTS`) and the group sizes
+    come from the rules in force (see :mod:`ttr_nordic.engine.variant`, which also checks a
+    custom board field by field before building it here). A city's ``country``, ``lat`` and
+    ``lon`` are optional; a route's ``kind`` defaults to regular.
+
+    >>> board = parse_board({
+    ...     "cities": [{"name": "A", "x": 0, "y": 0}, {"name": "B", "x": 10, "y": 0}],
+    ...     "routes": [{"id": "R01", "a": "A", "b": "B", "length": 2, "color": "red"}],
+    ...     "tickets": [{"a": "A", "b": "B", "points": 3}],
+    ... })
+    >>> board.routes[0].describe(), board.routes[0].points
+    ('A–B 2 red', 2)
+    """
+    points_by_length = ROUTE_POINTS if route_points is None else route_points
     try:
         cities = tuple(
             City(
                 id=i,
                 name=c["name"],
                 english_name=c.get("english_name", c["name"]),
-                country=c["country"],
+                country=c.get("country", ""),
                 x=float(c["x"]),
                 y=float(c["y"]),
-                lat=float(c["lat"]),
-                lon=float(c["lon"]),
+                lat=float(c.get("lat", 0.0)),
+                lon=float(c.get("lon", 0.0)),
             )
             for i, c in enumerate(data["cities"])
         )
@@ -182,9 +256,10 @@ def parse_board(data: dict[str, Any]) -> Board:
                     length=int(r["length"]),
                     color=GRAY if r["color"] == "gray" else color_index[r["color"]],
                     kind=_kind(r),
-                    ferry_locomotives=int(r["ferry_locomotives"]),
+                    ferry_locomotives=int(r.get("ferry_locomotives", 0)),
                     twin=None if twin_code is None else codes[twin_code],
-                    points=ROUTE_POINTS[int(r["length"])],
+                    points=points_by_length[int(r["length"])],
+                    group=_group(_kind(r), ferry_group, special_group),
                 )
             )
         tickets = tuple(

@@ -46,8 +46,9 @@ _KEEP_CACHE: dict[tuple[int, ...], KeepTickets] = {}
 # tunnels by the route and the counts that matter capped at the length (one int for a colored
 # tunnel, see claim_candidates): a new hand then finds them without building and hashing tuples
 # of claims.
+# (The gray key names the route and its length, which fix its claims on any board; a tunnel's
+# key does not name its color and length, so the tunnel ids are kept per board, in its tables.)
 _GRAY_IDS: dict[tuple[int, int, int], int] = {}
-_TUNNEL_IDS: dict[tuple[int, ...] | int, int] = {}
 # The caches above are shared by all games, also games on other threads (expert AIs think
 # in threads): lookups and inserts are single dict operations, atomic in CPython; the rare
 # multi-step changes (a new claim set id, dropping old hands) hold this lock.
@@ -137,6 +138,8 @@ class _CandidateTables(NamedTuple):
     lazy_slots: int
     gray: tuple[tuple[int, int, int], ...]  # gray regular routes: (route, length, twin)
     tunnels: tuple[tuple[int, int, int, int], ...]  # (route, length, color, twin)
+    tunnel_ids: dict[tuple[int, ...] | int, int]  # claim set ids of the tunnels (see _GRAY_IDS)
+    ferry_spare: int  # cards beyond a ferry's length that a hand without locomotives needs (a group's)
 
 
 _CANDIDATE_TABLES: dict[int, _CandidateTables] = {}
@@ -178,6 +181,9 @@ def _candidate_tables(board: Board, routes: tuple[RouteInfo, ...], simple: Simpl
         lazy_slots=len(lazy),
         gray=tuple((r.id, r.length, r.twin) for r in routes if r.kind == REGULAR_CODE and r.color == GRAY),
         tunnels=tuple((r.id, r.length, r.color, r.twin) for r in routes if r.kind == TUNNEL_CODE),
+        tunnel_ids={},
+        # The smallest group of any ferry (all have the same in a variant): a bound, never too high.
+        ferry_spare=min((route.group - 1 for route in board.routes if route.kind is RouteKind.FERRY), default=2),
     )
     _CANDIDATE_TABLES[id(board)] = tables
     return tables
@@ -200,7 +206,7 @@ def claim_candidates(
     regular = tables.regular
     for c in COLORS:
         found += regular[c][hand[c]]
-    ferry_cards = hand_total if locos else hand_total - 2
+    ferry_cards = hand_total if locos else hand_total - tables.ferry_spare
     if ferry_cards > 0:
         found += tables.ferries[ferry_cards]
     found += tables.special[hand_total]
@@ -225,6 +231,7 @@ def claim_candidates(
             found.append((rid, length, twin, cid))
     board_routes = board.routes
     capped = tables.capped
+    tunnel_ids = tables.tunnel_ids
     for rid, length, color, twin in tables.tunnels:
         top = best_color if color == GRAY else hand[color]
         if top + locos >= length:
@@ -236,10 +243,10 @@ def claim_candidates(
                 # An int key (cheaper to hash than a tuple): the route, its color's cards
                 # and the locomotives, each capped at the length (tunnels are short).
                 tunnel_key = (rid << 16) | (upto[hand[color]] << 8) | upto[locos]
-            cid = _TUNNEL_IDS.get(tunnel_key)
+            cid = tunnel_ids.get(tunnel_key)
             if cid is None:
                 payments = tunnel_options(board_routes[rid], hand)
-                cid = _TUNNEL_IDS[tunnel_key] = _claim_set_id(_claims(rid, payments))
+                cid = tunnel_ids[tunnel_key] = _claim_set_id(_claims(rid, payments))
             found.append((rid, length, twin, cid))
     found.sort(key=_ROUTE_ORDER)
     # Every ferry and Murmansk–Lieksa has its slot, claimable with this hand or not.

@@ -1,7 +1,8 @@
 """The engine's basic game types: phases, decisions, the config, log entries and constants.
 
 These are plain values shared by every other part of the engine; this module depends
-only on the board and the actions.
+only on the board, the variant and the actions. The constants below are the official
+rules' numbers; a game reads its own from its variant (``game.variant``).
 
 >>> GameConfig(players=2, seed=7).first_player is None
 True
@@ -18,6 +19,7 @@ from typing import Final, NamedTuple
 from .actions import Action
 from .board import RouteKind
 from .cards import Counts
+from .variant import OFFICIAL, Variant
 
 TRAINS_PER_PLAYER: Final = 40
 INITIAL_HAND: Final = 4
@@ -57,11 +59,17 @@ class Decision(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """What defines a game besides its actions: the player count, the seed and the first player."""
+    """What defines a game besides its actions: the player count, the seed, the first player
+    and the rules in force (:data:`~ttr_nordic.engine.variant.OFFICIAL` unless given).
+
+    >>> GameConfig(2, 1).variant.name
+    'official'
+    """
 
     players: int
     seed: int
     first_player: int | None = None
+    variant: Variant = OFFICIAL
 
     def __post_init__(self) -> None:
         # Exact ints only: a float, bool or None seed would deal a game whose record cannot be loaded.
@@ -75,6 +83,9 @@ class GameConfig:
             raise ValueError(
                 f"first_player must be None or a seat from 0 to {self.players - 1}, got {self.first_player!r:.40}"
             )
+        if not isinstance(self.variant, Variant):
+            raise ValueError(f"variant must be a Variant, got {self.variant!r:.40}")
+        self.variant.check_players(self.players)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,7 @@ from typing import cast, overload
 from .actions import (
     DECLINE_TUNNEL,
     DRAW_BLIND,
-    DRAW_FACE_UP,
     DRAW_TICKETS,
-    NUM_SLOTS,
     PASS,
     Action,
     Claim,
@@ -31,7 +29,7 @@ from .actions import (
 )
 from .cards import NUM_KINDS, Counts, describe_cards
 from .claims import CLAIM_SETS, Candidates, LazySlots, claim_candidates, expensive_claims, keep_action
-from .core import EMPTY, INITIAL_TICKETS_KEPT, Phase
+from .core import EMPTY, Phase
 from .errors import IllegalActionError, Reason
 from .payments import can_pay, check_payment, check_tunnel_extra, tunnel_extra_options
 from .transitions import GameCore
@@ -92,9 +90,10 @@ class LegalSequence(Sequence[Action]):
         # The same steps as GameRules._choose_action_list, with each route's claims kept apart.
         display = state.display
         if EMPTY in display:
-            others: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
+            draws = state._face_up_draws
+            others: list[Action] = [draws[i] for i in range(len(display)) if display[i] != EMPTY]
         else:
-            others = [*DRAW_FACE_UP]
+            others = [*state._face_up_draws]
         if state.deck or any(state.discard):
             others.append(DRAW_BLIND)
         if state.ticket_deck:
@@ -231,15 +230,17 @@ class GameRules(GameCore):
         if phase is _SECOND_CARD:
             display = self.display
             if EMPTY in display:
-                out: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
+                draws = self._face_up_draws
+                out: list[Action] = [draws[i] for i in range(len(display)) if display[i] != EMPTY]
             else:
-                out = [*DRAW_FACE_UP]
+                out = [*self._face_up_draws]
             if self.deck or any(self.discard):
                 out.append(DRAW_BLIND)
             return out
         if phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS:
             offer = self.offers[self.current]
-            minimum = INITIAL_TICKETS_KEPT if phase is Phase.INITIAL_TICKETS else 1
+            variant = self.variant
+            minimum = variant.initial_tickets_kept if phase is Phase.INITIAL_TICKETS else variant.tickets_kept
             minimum = min(minimum, len(offer))
             return [
                 keep_action(subset)
@@ -264,9 +265,10 @@ class GameRules(GameCore):
         # takes the same steps (tests/engine/test_legal_sequence.py holds the two together).
         display = self.display
         if EMPTY in display:
-            out: list[Action] = [DRAW_FACE_UP[i] for i in range(NUM_SLOTS) if display[i] != EMPTY]
+            draws = self._face_up_draws
+            out: list[Action] = [draws[i] for i in range(len(display)) if display[i] != EMPTY]
         else:
-            out = [*DRAW_FACE_UP]
+            out = [*self._face_up_draws]
         if self.deck or any(self.discard):
             out.append(DRAW_BLIND)
         if self.ticket_deck:
@@ -383,7 +385,8 @@ class GameRules(GameCore):
                         Reason.INVALID_TICKET_CHOICE, "tickets kept earlier stay with you; name only offered ones"
                     )
                 raise IllegalActionError(Reason.INVALID_TICKET_CHOICE, f"ticket {ticket} was not offered to you")
-        minimum = INITIAL_TICKETS_KEPT if phase is Phase.INITIAL_TICKETS else 1
+        variant = self.variant
+        minimum = variant.initial_tickets_kept if phase is Phase.INITIAL_TICKETS else variant.tickets_kept
         minimum = min(minimum, len(offer))
         if len(chosen) < minimum:
             raise IllegalActionError(Reason.MUST_KEEP_TICKETS, f"keep at least {minimum} of the {len(offer)} tickets")
@@ -392,7 +395,7 @@ class GameRules(GameCore):
         if not self.available_cards():
             raise IllegalActionError(Reason.NO_TRAIN_CARDS)
         if isinstance(action, DrawFaceUp):
-            if not 0 <= action.slot < NUM_SLOTS:
+            if not 0 <= action.slot < len(self.display):
                 raise IllegalActionError(Reason.EMPTY_SLOT, f"there is no slot {action.slot + 1}")
             if self.display[action.slot] == EMPTY:
                 raise IllegalActionError(Reason.EMPTY_SLOT, f"face-up slot {action.slot + 1} is empty")

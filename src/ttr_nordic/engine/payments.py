@@ -31,8 +31,8 @@ from .board import GRAY, Route, RouteKind
 from .cards import COLORS, LOCOMOTIVE, Counts
 from .errors import Reason
 
-FERRY_GROUP = 3
-SPECIAL_GROUP = 4
+# The group sizes (3 on ferries, 4 on Murmansk–Lieksa) come from each route's ``group``: a
+# variant may change them.
 
 _Counts9 = list[int]
 
@@ -69,11 +69,11 @@ def check_payment(route: Route, payment: Sequence[int]) -> Reason | None:
     return _check_special(route, payment, total)
 
 
-def _ferry_fits(n: int, loco_spaces: int, total: int, locos: int, color_cards: int) -> bool:
+def _ferry_fits(n: int, loco_spaces: int, total: int, locos: int, color_cards: int, group: int) -> bool:
     extra = total - n
-    if extra < 0 or extra % 2:
+    if extra < 0 or extra % (group - 1):
         return False
-    groups = extra // 2
+    groups = extra // (group - 1)
     if groups > n:
         return False
     singles = n - groups
@@ -83,7 +83,8 @@ def _ferry_fits(n: int, loco_spaces: int, total: int, locos: int, color_cards: i
 def _check_ferry(route: Route, payment: Sequence[int], total: int, locos: int) -> Reason | None:
     n, loco_spaces = route.length, route.ferry_locomotives
     colors = COLORS if route.color == GRAY else (route.color,)
-    if any(_ferry_fits(n, loco_spaces, total, locos, payment[c]) for c in colors):
+    group = route.group
+    if any(_ferry_fits(n, loco_spaces, total, locos, payment[c], group) for c in colors):
         return None
     if total == n and locos < loco_spaces:
         single = _single_color(payment)
@@ -95,8 +96,9 @@ def _check_ferry(route: Route, payment: Sequence[int], total: int, locos: int) -
 def _check_special(route: Route, payment: Sequence[int], total: int) -> Reason | None:
     n = route.length
     extra = total - n
-    if extra >= 0 and extra % (SPECIAL_GROUP - 1) == 0:
-        groups = extra // (SPECIAL_GROUP - 1)
+    group = route.group
+    if extra >= 0 and extra % (group - 1) == 0:
+        groups = extra // (group - 1)
         if groups <= n and max(payment[c] for c in COLORS) >= n - groups:
             return None
     if total == n and payment[LOCOMOTIVE]:
@@ -130,7 +132,7 @@ def _as_counts(values: _Counts9) -> Counts:
 def ferry_options(route: Route, hand: Sequence[int]) -> list[Counts]:
     """Every payment structure for a ferry (R6.9), one canonical payment each.
 
-    A structure is: how many groups of 3, how many single color cards (and, on a gray
+    A structure is: how many groups (of 3 cards in the official rules), how many single color cards (and, on a gray
     ferry, of which color), the rest single locomotives. Groups take cards of other
     colors first, fewest held first, then the payment color, then locomotives; on a
     gray ferry, structures without single color cards have no payment color and their
@@ -138,7 +140,8 @@ def ferry_options(route: Route, hand: Sequence[int]) -> list[Counts]:
     """
     n, loco_spaces = route.length, route.ferry_locomotives
     total_hand = sum(hand)
-    max_groups = (total_hand - n) // 2
+    group = route.group
+    max_groups = (total_hand - n) // (group - 1)
     if max_groups > n:
         max_groups = n
     if max_groups <= 0:
@@ -146,12 +149,12 @@ def ferry_options(route: Route, hand: Sequence[int]) -> list[Counts]:
     order = sorted(COLORS, key=hand.__getitem__)
     out: list[Counts] = []
     if route.color != GRAY:
-        _ferry_structures(n, loco_spaces, hand, route.color, 0, max_groups, order, out)
+        _ferry_structures(n, loco_spaces, hand, route.color, 0, max_groups, group, order, out)
         return out
     for color in COLORS:
         if hand[color]:
-            _ferry_structures(n, loco_spaces, hand, color, 1, max_groups, order, out)
-    _ferry_structures(n, loco_spaces, hand, -1, 0, max_groups, order, out)
+            _ferry_structures(n, loco_spaces, hand, color, 1, max_groups, group, order, out)
+    _ferry_structures(n, loco_spaces, hand, -1, 0, max_groups, group, order, out)
     unique = list(dict.fromkeys(out))  # two colors' structures can meet in one multiset
     return unique
 
@@ -188,6 +191,7 @@ def _ferry_structures(
     color: int,
     min_color_cards: int,
     max_groups: int,
+    group: int,
     order: Sequence[int],
     out: list[Counts],
 ) -> None:
@@ -199,7 +203,7 @@ def _ferry_structures(
     color_limit = n - loco_spaces if have > n - loco_spaces else have
     for groups in range(max_groups + 1):
         prefix = [0] * 9
-        missing = FERRY_GROUP * groups
+        missing = group * groups
         for other in others:
             if missing == 0:
                 break
@@ -235,6 +239,7 @@ def _ferry_structures(
 def special_options(route: Route, hand: Sequence[int]) -> list[Counts]:
     """Every payment structure for Murmansk–Lieksa (R6.12), one canonical payment each."""
     n = route.length
+    group = route.group
     total_hand = sum(hand)
     seen: set[Counts] = set()
     out: list[Counts] = []
@@ -243,11 +248,11 @@ def special_options(route: Route, hand: Sequence[int]) -> list[Counts]:
             color_cards = n - groups
             if color_cards > hand[color]:
                 continue
-            if color_cards + SPECIAL_GROUP * groups > total_hand:
+            if color_cards + group * groups > total_hand:
                 break
             rest = list(hand)
             rest[color] -= color_cards
-            filler = _fill_groups(rest, SPECIAL_GROUP * groups, color)
+            filler = _fill_groups(rest, group * groups, color)
             if filler is None:
                 continue
             filler[color] += color_cards

@@ -1,5 +1,9 @@
 """Game records: config + seed + actions, as JSON, and replay.
 
+A game played under a variant other than the official rules carries it whole under
+``"variant"`` (its board included when custom), and replays under it; a record without
+``"variant"`` is a game of the official rules.
+
 >>> from ttr_nordic.engine import GameState, GameRecord
 >>> game = GameState.new(players=2, seed=11)
 >>> game.apply(next(iter(game.legal_actions())))
@@ -21,6 +25,7 @@ from .actions import parse_action
 from .core import GameConfig
 from .errors import IllegalActionError, NotationError, RecordError
 from .transitions import game_class
+from .variant import OFFICIAL, Variant, VariantError
 
 if TYPE_CHECKING:
     # For the annotations only: replays build GameState through game_class(), so this module
@@ -41,7 +46,7 @@ class GameRecord:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "format": FORMAT,
             "version": VERSION,
             "players": self.config.players,
@@ -50,6 +55,9 @@ class GameRecord:
             "actions": list(self.actions),
             "meta": self.meta,
         }
+        if self.config.variant != OFFICIAL:
+            data["variant"] = self.config.variant.to_dict()
+        return data
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
@@ -74,8 +82,14 @@ class GameRecord:
         meta = data.get("meta") or {}
         if not isinstance(meta, dict):
             raise RecordError("'meta' must be an object")
+        variant = OFFICIAL
+        if data.get("variant") is not None:
+            try:
+                variant = Variant.from_dict(data["variant"], source="the record's variant")
+            except VariantError as exc:
+                raise RecordError(str(exc)) from exc
         try:
-            config = GameConfig(players, seed, first)
+            config = GameConfig(players, seed, first, variant)
         except ValueError as exc:
             raise RecordError(str(exc)) from exc
         return cls(config, tuple(actions), meta)
@@ -103,9 +117,10 @@ class GameRecord:
         """The state before the first action, then after each action (each a fresh copy)."""
         state = cast("GameState", game_class().from_config(self.config))
         yield state.clone()
+        board, slots = state.board, self.config.variant.face_up_cards
         for index, text in enumerate(self.actions):
             try:
-                state.apply(parse_action(text))
+                state.apply(parse_action(text, board, slots))
             except (NotationError, IllegalActionError) as exc:
                 raise RecordError(f"action {index + 1} ({text!r}) does not replay: {exc}") from exc
             yield state.clone()
@@ -113,9 +128,10 @@ class GameRecord:
     def replay(self) -> GameState:
         """The state after every action, each one checked."""
         state = cast("GameState", game_class().from_config(self.config))
+        board, slots = state.board, self.config.variant.face_up_cards
         for index, text in enumerate(self.actions):
             try:
-                state.apply(parse_action(text))
+                state.apply(parse_action(text, board, slots))
             except (NotationError, IllegalActionError) as exc:
                 raise RecordError(f"action {index + 1} ({text!r}) does not replay: {exc}") from exc
         return state

@@ -1,5 +1,9 @@
 """Final scoring (spec §9): tickets, Globetrotter, longest path tie-break, winners.
 
+A variant may change the Globetrotter bonus (0: none) and add a longest-path bonus (the
+official rules have none): every player whose longest continuous path is the longest
+(and not empty) gains it.
+
 >>> from ttr_nordic.engine.scoring import longest_path
 >>> longest_path([(0, 1, 3), (1, 2, 2), (1, 3, 4)])  # a star: the two longest arms
 7
@@ -8,13 +12,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from .board import Board
 from .transitions import GameCore
 
-GLOBETROTTER_BONUS: Final = 10
+GLOBETROTTER_BONUS: Final = 10  # the official bonus; a game scores its variant's
 
 
 def connected_components(edges: Iterable[tuple[int, int]], num_cities: int) -> list[int]:
@@ -99,6 +103,9 @@ class PlayerResult:
     globetrotter: int
     longest_path: int
     total: int
+    # A variant's bonus for the longest continuous path (left out of the repr, which pinned
+    # games hash, as the official rules have none).
+    longest_path_bonus: int = field(default=0, repr=False)
 
     @property
     def tickets_completed(self) -> int:
@@ -129,6 +136,7 @@ class GameResult:
 def score_game(state: GameCore) -> GameResult:
     """Score ``state`` as if it ended now (R9)."""
     board = state.board
+    variant = state.variant
     results: list[tuple[int, tuple[TicketResult, ...], int]] = []
     for p in range(state.num_players):
         owned = player_routes(state, p)
@@ -145,12 +153,14 @@ def score_game(state: GameCore) -> GameResult:
         edges = [(board.routes[r].a, board.routes[r].b, board.routes[r].length) for r in owned]
         results.append((state.scores[p], tickets, longest_path(edges)))
     most = max(sum(1 for t in tickets if t.completed) for _, tickets, _ in results)
+    longest = max(path for _, _, path in results)
     players = []
     for p, (route_points, tickets, path) in enumerate(results):
         completed = sum(1 for t in tickets if t.completed)
-        bonus = GLOBETROTTER_BONUS if most > 0 and completed == most else 0
-        total = route_points + sum(t.value for t in tickets) + bonus
-        players.append(PlayerResult(p, route_points, tickets, bonus, path, total))
+        bonus = variant.globetrotter_bonus if most > 0 and completed == most else 0
+        path_bonus = variant.longest_path_bonus if longest > 0 and path == longest else 0
+        total = route_points + sum(t.value for t in tickets) + bonus + path_bonus
+        players.append(PlayerResult(p, route_points, tickets, bonus, path, total, path_bonus))
     winners, decided_by = _winners(players)
     return GameResult(tuple(players), winners, decided_by)
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 from .actions import (
-    NUM_SLOTS,
+    FACE_UP_DRAWS,
     Action,
     Claim,
     DeclineTunnel,
@@ -23,16 +23,11 @@ from .actions import (
     Pass,
     PayTunnelExtra,
 )
-from .board import GRAY, Board, load_board
+from .board import GRAY, Board
 from .cards import COLORS, FULL_DECK_COUNTS, LOCOMOTIVE, NUM_KINDS, Counts
 from .claims import Candidates, SimpleIds, route_tables
 from .core import (
     EMPTY,
-    FINAL_ROUND_TRAINS,
-    INITIAL_HAND,
-    INITIAL_TICKETS_DEALT,
-    TICKETS_DRAWN,
-    TRAINS_PER_PLAYER,
     TUNNEL_CODE,
     Decision,
     GameConfig,
@@ -42,6 +37,7 @@ from .core import (
     RouteInfo,
     TunnelAttempt,
 )
+from .variant import FLUSH_LOCOMOTIVES, Variant
 
 # The complete game class (GameState), registered by the state module: views and records,
 # which sit below it in the module order, build new games through it.
@@ -85,6 +81,7 @@ class GameCore:
 
     board: Board
     config: GameConfig
+    variant: Variant
     num_players: int
     rng: random.Random
     deck: list[int]
@@ -113,23 +110,32 @@ class GameCore:
     _routes: tuple[RouteInfo, ...]
     _simple_ids: SimpleIds
     _candidates: Candidates
+    # The variant's numbers that the hot paths read (one attribute each, not two).
+    _face_up_draws: tuple[DrawFaceUp, ...]
+    _final_round_trains: int
 
     # ------------------------------------------------------------------ setup
 
     @classmethod
-    def new(cls, players: int = 2, seed: int = 0, first_player: int | None = None) -> Self:
-        """Set up a new game (R3): shuffle, deal 4 cards, lay 5 face up, deal 5 tickets each.
+    def new(
+        cls, players: int = 2, seed: int = 0, first_player: int | None = None, variant: Variant | None = None
+    ) -> Self:
+        """Set up a new game (R3): shuffle, deal 4 cards, lay 5 face up, deal 5 tickets each
+        (the variant's numbers, when one is given; the official rules otherwise).
 
         >>> from ttr_nordic.engine import GameState
         >>> GameState.new(players=3, seed=1).deck_count
         93
         """
-        return cls.from_config(GameConfig(players, seed, first_player))
+        if variant is None:
+            return cls.from_config(GameConfig(players, seed, first_player))
+        return cls.from_config(GameConfig(players, seed, first_player, variant))
 
     @classmethod
     def from_config(cls, config: GameConfig) -> Self:
         """Set up a new game from a :class:`GameConfig`."""
-        state = cls._blank(load_board(), config)
+        variant = config.variant
+        state = cls._blank(variant.board, config)
         rng = state.rng
         n = config.players
         first = rng.randrange(n) if config.first_player is None else config.first_player
@@ -137,14 +143,16 @@ class GameCore:
         rng.shuffle(deck)
         state.deck = deck
         for p in range(n):
-            for _ in range(INITIAL_HAND):
+            for _ in range(variant.initial_hand):
                 state.hands[p][deck.pop()] += 1
-        state.display = [deck.pop() for _ in range(NUM_SLOTS)]
+        state.display = [deck.pop() for _ in range(variant.face_up_cards)]
+        if variant.locomotive_flush:
+            state._flush_display()
         ticket_deck = list(range(len(state.board.tickets)))
         rng.shuffle(ticket_deck)
         state.ticket_deck = ticket_deck
         for p in range(n):
-            state.offers[p] = sorted(ticket_deck.pop() for _ in range(INITIAL_TICKETS_DEALT))
+            state.offers[p] = sorted(ticket_deck.pop() for _ in range(variant.initial_tickets_dealt))
         state.first_player = first
         state.current = first
         state.phase = Phase.INITIAL_TICKETS
@@ -154,13 +162,15 @@ class GameCore:
     def _blank(cls, board: Board, config: GameConfig) -> Self:
         state = cls.__new__(cls)
         n = config.players
+        variant = config.variant
         state.board = board
         state.config = config
+        state.variant = variant
         state.num_players = n
         state.rng = random.Random(config.seed)
         state.deck = []
         state.discard = [0] * NUM_KINDS
-        state.display = [EMPTY] * NUM_SLOTS
+        state.display = [EMPTY] * variant.face_up_cards
         state.hands = [[0] * NUM_KINDS for _ in range(n)]
         state.known = [[0] * NUM_KINDS for _ in range(n)]
         state.tickets = [[] for _ in range(n)]
@@ -168,7 +178,7 @@ class GameCore:
         state.ticket_deck = []
         state.offers = [[] for _ in range(n)]
         state.route_owner = [EMPTY] * len(board.routes)
-        state.trains = [TRAINS_PER_PLAYER] * n
+        state.trains = [variant.trains_per_player] * n
         state.scores = [0] * n
         state.first_player = 0
         state.current = 0
@@ -183,6 +193,8 @@ class GameCore:
         state.described_log = {}
         state.determinized = False
         state._routes, state._simple_ids, state._candidates = route_tables(board)
+        state._face_up_draws = FACE_UP_DRAWS[: variant.face_up_cards]
+        state._final_round_trains = variant.final_round_trains
         return state
 
     first_player: int
@@ -201,6 +213,7 @@ class GameCore:
         other = cls.__new__(cls)
         other.board = self.board
         other.config = self.config
+        other.variant = self.variant
         other.num_players = self.num_players
         rng = random.Random(0)  # a fixed seed: seeding from the OS would cost more than the copy
         rng.setstate(self.rng.getstate())
@@ -232,6 +245,8 @@ class GameCore:
         other._routes = self._routes
         other._simple_ids = self._simple_ids
         other._candidates = self._candidates
+        other._face_up_draws = self._face_up_draws
+        other._final_round_trains = self._final_round_trains
         return other
 
     # ------------------------------------------------------------ inspection
@@ -316,6 +331,8 @@ class GameCore:
         self.hands[p][card] += 1
         self.known[p][card] += 1
         self.display[action.slot] = self._draw_card()
+        if self.variant.locomotive_flush:
+            self._flush_display()
         self.log.append(_draw_entry(p, action, card))
         self._after_first_card()
 
@@ -329,7 +346,7 @@ class GameCore:
     def _draw_tickets(self, action: DrawTickets) -> None:
         p = self.current
         deck = self.ticket_deck
-        count = min(TICKETS_DRAWN, len(deck))
+        count = min(self.variant.tickets_drawn, len(deck))
         self.offers[p] = sorted(deck.pop() for _ in range(count))
         self.phase = Phase.KEEP_TICKETS
         self.log.append(LogEntry(p, action))
@@ -380,7 +397,7 @@ class GameCore:
             self.log.append(LogEntry(p, action, claimed=True))
             self._end_turn(passed=False)
             return
-        # Tunnel (R6.11): set the base aside, reveal up to 3, count matches.
+        # Tunnel (R6.11): set the base aside, reveal up to 3 (the variant's number), count matches.
         hand = self.hands[p]
         known = self.known[p]
         for kind in range(NUM_KINDS):
@@ -392,7 +409,7 @@ class GameCore:
         if color == GRAY:
             color = next((c for c in COLORS if payment[c]), LOCOMOTIVE)
         revealed: list[int] = []
-        for _ in range(3):
+        for _ in range(self.variant.tunnel_reveal):
             card = self._draw_card()
             if card == EMPTY:
                 break
@@ -450,12 +467,35 @@ class GameCore:
 
     def _refill_display(self) -> None:
         display = self.display
-        for slot in range(NUM_SLOTS):
+        for slot in range(len(display)):
             if display[slot] == EMPTY:
                 card = self._draw_card()
                 if card == EMPTY:
-                    return
+                    break
                 display[slot] = card
+        if self.variant.locomotive_flush:
+            self._flush_display()
+
+    def _flush_display(self) -> None:
+        """A variant's three-locomotive flush (the base game's rule; Nordic has none, R5.9):
+        while 3 or more face-up cards are locomotives, discard the display and lay out a new one.
+
+        It stops when the draw and discard piles together could not lay out a whole new
+        display, or after as many flushes in a row as there are locomotives: then the
+        locomotives stay (otherwise a deck short of other cards would flush forever).
+        """
+        display = self.display
+        for _ in range(FULL_DECK_COUNTS[LOCOMOTIVE]):
+            if display.count(LOCOMOTIVE) < FLUSH_LOCOMOTIVES:
+                return
+            if len(self.deck) + sum(self.discard) < len(display):
+                return
+            for slot, card in enumerate(display):
+                if card != EMPTY:
+                    self.discard[card] += 1
+                    display[slot] = EMPTY
+            for slot in range(len(display)):
+                display[slot] = self._draw_card()
 
     def _end_turn(self, passed: bool) -> None:
         """R4.5: refill the display, check the end, pass the turn."""
@@ -465,7 +505,7 @@ class GameCore:
         self.turn += 1
         self.consecutive_passes = self.consecutive_passes + 1 if passed else 0
         if self.final_turns_left < 0:
-            if self.trains[p] <= FINAL_ROUND_TRAINS:
+            if self.trains[p] <= self._final_round_trains:
                 self.final_round_trigger = p
                 self.final_turns_left = self.num_players
         else:

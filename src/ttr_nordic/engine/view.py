@@ -29,6 +29,7 @@ from .cards import CARD_NAMES, FULL_DECK_COUNTS, NUM_KINDS, Counts, describe_car
 from .core import GameConfig, LogEntry, Phase, PublicLogEntry, TunnelAttempt
 from .scoring import GameResult, connected_components, score_game
 from .transitions import GameCore, game_class
+from .variant import OFFICIAL, Variant
 
 if TYPE_CHECKING:
     # For the annotations only: a determinized view is a full GameState (built at run time
@@ -70,6 +71,8 @@ class PlayerView:
     log: tuple[PublicLogEntry, ...]
     all_tickets: tuple[tuple[int, ...], ...] | None
     result: GameResult | None
+    #: The rules in force (public: every player knows the rules and the board).
+    variant: Variant = OFFICIAL
 
     @property
     def is_my_turn(self) -> bool:
@@ -118,6 +121,7 @@ class StepView:
     tunnel: TunnelAttempt | None
     final_turns_left: int
     final_round_trigger: int
+    variant: Variant
     # One slot per field above (the annotations are the single list of its fields).
     __slots__ = tuple(__annotations__)
 
@@ -218,6 +222,7 @@ def make_view(state: GameCore, player: int, log: bool = True) -> PlayerView:
     known[player] = hand
     fields = _FIELDS_TEMPLATE.copy()
     fields["board"] = state.board
+    fields["variant"] = state.variant
     fields["player"] = player
     fields["num_players"] = n
     fields["first_player"] = state.first_player
@@ -265,6 +270,7 @@ def make_step_view(state: GameCore, player: int) -> StepView:
     # Slots stored one by one from here: cheaper than a constructor call with 22 arguments.
     view: StepView = _new_object(StepView)
     view.board = state.board
+    view.variant = state.variant
     view.player = player
     view.num_players = state.num_players
     view.current = state.current
@@ -292,7 +298,7 @@ def make_step_view(state: GameCore, player: int) -> StepView:
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """Sample a full :class:`GameState` consistent with ``view`` (see :meth:`PlayerView.determinize`)."""
     # The real seed is secret (it fixes the deck order), so the sample gets its own.
-    config = GameConfig(view.num_players, rng.getrandbits(63), view.first_player)
+    config = GameConfig(view.num_players, rng.getrandbits(63), view.first_player, view.variant)
     state = cast("GameState", game_class()._blank(view.board, config))
     me = view.player
     n = view.num_players
