@@ -15,6 +15,7 @@ import pytest
 from ttr_nordic.cli import main
 from ttr_nordic.engine import GameRecord, GameState, RouteKind, load_board
 from ttr_nordic.engine.scoring import ticket_completed
+from ttr_nordic.engine.variant import load_variant
 from ttr_nordic.sim.playtest import CSV_FILES
 from ttr_nordic.sim.playtest_compare import newcombe_interval, welch_interval
 from ttr_nordic.sim.playtest_facts import needs_route
@@ -182,12 +183,14 @@ def test_needs_route_reads_the_shortest_completion() -> None:
     assert not needs_route(game, 1, detour.id) and not needs_route(game, 1, onward[1].id)
 
 
-def test_compare_two_playtests(playtest: Path, tmp_path: Path) -> None:
+def test_compare_two_variants(playtest: Path, tmp_path: Path) -> None:
+    variant = tmp_path / "no-globetrotter.toml"
+    variant.write_text('name = "no-globetrotter"\n[scoring]\nglobetrotter_bonus = 0\n')
     other = tmp_path / "other"
-    code, _, stderr = run_cli(
-        ["playtest", "--agents", "random,route_focus", "--games", "3", "--seed", "9", "--out", str(other), "-q"]
-    )
+    argv = ["playtest", "--agents", "random,route_focus", "--games", "3", "--seed", "9", "--out", str(other), "-q"]
+    code, _, stderr = run_cli([*argv, "--variant", str(variant)])
     assert code == 0, stderr
+    assert json.loads((other / "variant.json").read_text())["scoring"]["globetrotter_bonus"] == 0
     out = tmp_path / "cmp"
     code, stdout, stderr = run_cli(["playtest", "--compare", str(playtest), str(other), "--out", str(out)])
     assert code == 0, stderr
@@ -206,8 +209,13 @@ def test_compare_two_playtests(playtest: Path, tmp_path: Path) -> None:
         assert (float(r["low"]), float(r["high"])) == pytest.approx((low, high), abs=1e-5)
         assert float(r["low"]) <= float(r["difference"]) <= float(r["high"])
     assert {"mean score", "mean turns", "seat win rate"} <= {r["metric"] for r in rows}
+    # The one field changed: the bonus went from (on average) some points to none, and the interval says so.
+    bonus = [r for r in rows if r["metric"] == "mean globetrotter" and r["who"] == "route_focus"]
+    assert len(bonus) == 1 and float(bonus[0]["a"]) > 0 and float(bonus[0]["b"]) == 0
+    assert bonus[0]["differs"] == "yes" and float(bonus[0]["high"]) < 0
     page = (out / "compare.html").read_text()
     assert "data:image/png;base64," in page and "<script" not in page
+    assert "A = official" in page and "B = no-globetrotter" in page
 
 
 def test_intervals() -> None:
@@ -229,6 +237,7 @@ def test_intervals() -> None:
         (["--agents", "random", "--address", "ray://x:1"], "--address needs --backend ray"),
         (["--compare", "nowhere-a", "nowhere-b"], "not a playtest's output folder"),
         (["--compare", "a", "b", "--agents", "random"], "takes no --agents"),
+        (["--agents", "random", "--variant", "no/such.toml"], "--variant: no/such.toml: cannot read the file"),
     ],
 )
 def test_bad_flags_exit_2_with_one_line(argv: list[str], message: str, tmp_path: Path) -> None:
@@ -243,3 +252,26 @@ def test_out_is_a_file(tmp_path: Path) -> None:
     target.write_text("x")
     code, _, stderr = run_cli(["playtest", "--agents", "random", "--games", "1", "--out", str(target)])
     assert code == 2 and "is a file" in stderr
+
+
+def test_custom_board_variant(tmp_path: Path) -> None:
+    variant = Path(__file__).resolve().parents[2] / "examples" / "variants" / "small-board.toml"
+    code, _, stderr = run_cli(
+        [
+            "playtest",
+            "--agents",
+            "random,route_focus",
+            "--games",
+            "2",
+            "--variant",
+            str(variant),
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert code == 0, stderr
+    board = load_variant(variant).board
+    assert [r["city"] for r in read_csv(tmp_path / "cities.csv")] == [c.name for c in board.cities]
+    assert [r["route"] for r in read_csv(tmp_path / "routes.csv")] == [r.code for r in board.routes]
+    assert sum(int(r["claimed"]) for r in read_csv(tmp_path / "routes.csv")) > 0
+    assert "rules: small-board" in (tmp_path / "report.html").read_text()

@@ -21,6 +21,7 @@ from typing import Protocol, runtime_checkable
 
 from ..engine import Action, Claim, GameState, PlayerView
 from ..engine.legal import LegalSequence
+from ..engine.variant import Variant
 
 
 @runtime_checkable
@@ -92,6 +93,7 @@ def play_game(
     first_player: int | None = None,
     on_action: Callable[[GameState, int, Action], None] | None = None,
     max_actions: int = 10_000,
+    variant: Variant | None = None,
 ) -> GameState:
     """Play one game between ``agents`` (one per seat) and return the finished state.
 
@@ -100,9 +102,9 @@ def play_game(
     else only through the engine's checks
     (:meth:`~GameState.apply`, which refuses an illegal action). ``on_action(state, player,
     action)`` is called before each action is applied. Agents with ``reads_log = False`` get
-    views without the log (see :class:`Agent`).
+    views without the log (see :class:`Agent`). ``variant`` sets the rules (default official).
     """
-    state = GameState.new(players=len(agents), seed=seed, first_player=first_player)
+    state = GameState.new(players=len(agents), seed=seed, first_player=first_player, variant=variant)
     logs = [getattr(agent, "reads_log", True) is not False for agent in agents]
     listings = [legal_listing(state, agent) for agent in agents]
     view = state.view

@@ -10,7 +10,7 @@ each worker replays its games' records through the engine and returns their
 * ``records/game-<players>p-<i>.json``: the records of the games where a state the rules settle by
   a convention arose (a few per kind; every game's with ``--all-records``), to replay with
   ``ttr-nordic replay``;
-* ``playtest.json``: the settings.
+* ``playtest.json``: the settings; ``variant.json``: the rules played (a variant file).
 
 >>> config = PlaytestConfig(agents=("random", "random"), games=2, players=(2,), seed=4)
 >>> facts = run_playtest(config)
@@ -30,7 +30,8 @@ from typing import Any
 
 from .. import __version__
 from ..ai.registry import make_agent
-from ..engine import Board, load_board
+from ..engine import Board
+from ..engine.variant import OFFICIAL, Variant, VariantError
 from .backends import BACKENDS, auto_batch_size, batches, run_tasks
 from .play import TournamentError, play_spec
 from .playtest_facts import GameFacts, game_facts
@@ -77,6 +78,7 @@ class PlaytestConfig:
     workers: int = 1
     backend: str = "process"
     address: str | None = None
+    variant: Variant = OFFICIAL
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -94,6 +96,11 @@ class PlaytestConfig:
             raise TournamentError("at least 1 worker is needed")
         if self.backend not in BACKENDS:
             raise TournamentError(f"unknown backend {self.backend!r}; choose from {', '.join(BACKENDS)}")
+        for players in self.players:
+            try:
+                self.variant.check_players(players)
+            except VariantError as exc:
+                raise TournamentError(str(exc)) from None
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -103,6 +110,7 @@ class PlaytestConfig:
             "seed": self.seed,
             "workers": self.workers,
             "backend": self.backend,
+            "variant": self.variant.name,
             "version": __version__,
         }
 
@@ -122,7 +130,7 @@ def run_playtest(config: PlaytestConfig, on_games: Callable[[int], None] | None 
     for players in config.players:
         # A seed per player count, so that adding 3 players leaves the 2-player games as they were.
         seed = config.seed if players == 2 else config.seed + 1_000_003
-        specs = schedule(config.agents, players, config.games, seed)
+        specs = schedule(config.agents, players, config.games, seed, config.variant)
         work.extend(batches(specs, auto_batch_size(config.games, config.workers, config.backend)))
     facts: list[GameFacts] = []
     for batch in run_tasks(work, config.backend, config.workers, config.address, collect_batch):
@@ -223,11 +231,14 @@ def write_outputs(
     from .playtest_report import write_report
 
     out.mkdir(parents=True, exist_ok=True)
-    board = load_board()
+    board = config.variant.board
     records = keep_records(facts, out, every_record)
     tables = make_tables(facts, board, records)
     for name in CSV_FILES:
         write_csv(out / name, getattr(tables, name.removesuffix(".csv")))
     (out / "playtest.json").write_text(json.dumps(config.settings(), indent=1) + "\n", encoding="utf-8")
+    # The rules played, whole (board included when custom): load_variant reads it back.
+    variant_text = json.dumps(config.variant.to_dict(), indent=1, ensure_ascii=False)
+    (out / "variant.json").write_text(variant_text + "\n", encoding="utf-8")
     write_report(out / "report.html", config.settings(), tables, facts, board, figures)
     return tables

@@ -1,6 +1,6 @@
 """The ``ttr-nordic playtest`` subcommand.
 
-    ttr-nordic playtest --agents A,B[,C] [--games N] [--players 2|3|2,3] [--seed S] [--workers K]
+    ttr-nordic playtest --agents A,B[,C] [--variant FILE] [--games N] [--players 2|3|2,3] [--seed S] [--workers K]
         [--backend process|ray] [--address ADDR] [--out DIR] [--figures DIR] [--all-records] [-q]
     ttr-nordic playtest --compare DIR_A DIR_B [--out DIR]
 
@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..engine.variant import OFFICIAL, VariantError, load_variant
 from .backends import BACKENDS, import_ray
 from .cli import agent_list, positive_int, progress_display
 from .play import TournamentError
@@ -54,6 +55,9 @@ def add_playtest_arguments(parser: argparse.ArgumentParser) -> None:
         default=(2,),
         metavar="2|3|2,3",
         help="players per game; 2,3 plays N games at each count (default 2)",
+    )
+    parser.add_argument(
+        "--variant", type=Path, metavar="FILE", help="the rules: a variant file, TOML or JSON (default: official)"
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="playtest seed (default 0)")
     parser.add_argument(
@@ -94,6 +98,10 @@ def run_command(args: argparse.Namespace) -> int:
     if args.agents is None:
         parser.error("the following argument is required: --agents (or --compare DIR_A DIR_B)")
     try:
+        variant = OFFICIAL if args.variant is None else load_variant(args.variant)
+    except VariantError as exc:
+        parser.error(f"--variant: {exc}")
+    try:
         config = PlaytestConfig(
             agents=tuple(args.agents),
             games=args.games,
@@ -102,6 +110,7 @@ def run_command(args: argparse.Namespace) -> int:
             workers=args.workers,
             backend=args.backend,
             address=args.address,
+            variant=variant,
         )
         if args.address and args.backend != "ray":
             raise TournamentError("--address needs --backend ray")

@@ -52,8 +52,8 @@ EDGE_CASES: dict[str, str] = {
     "train_cards_exhausted": "draw pile and discard pile both empty",
     "display_slot_empty": "a face-up slot stayed empty",
     "ticket_deck_empty": "the ticket deck ran out",
-    "short_ticket_draw": "a ticket draw offered fewer than 3 tickets",
-    "short_tunnel_reveal": "a tunnel revealed fewer than 3 cards",
+    "short_ticket_draw": "a ticket draw offered fewer tickets than the rules draw",
+    "short_tunnel_reveal": "a tunnel revealed fewer cards than the rules turn over",
     "no_globetrotter": "nobody completed a ticket, so nobody got the Globetrotter",
     "shared_win": "a tie the tie-breaks leave standing (shared win)",
     "tie_break": "the winner decided by a tie-break (tickets, then longest path)",
@@ -114,7 +114,7 @@ class GameFacts:
     tunnel_extra_cards: int = 0
     ferry_claims: int = 0
     ferry_locomotives: int = 0  # locomotives paid on ferries
-    ferry_substitutes: int = 0  # groups of 3 cards standing for a locomotive or a space
+    ferry_substitutes: int = 0  # groups of cards (3 in Nordic) standing for a locomotive or a space
     locomotives_face_up: int = 0
     locomotives_blind: int = 0
     locomotives_spent: int = 0
@@ -223,6 +223,7 @@ def game_facts(record_json: str, labels: Sequence[str], agents: Sequence[str], g
     record = GameRecord.from_json(record_json)
     state = GameState.from_config(record.config)
     board = state.board
+    variant = record.config.variant
     n = state.num_players
     edges: dict[str, int] = {}
     offered: list[tuple[int, int]] = [(seat, t) for seat in range(n) for t in state.offers[seat]]
@@ -247,7 +248,7 @@ def game_facts(record_json: str, labels: Sequence[str], agents: Sequence[str], g
         edges[kind] = edges.get(kind, 0) + 1
 
     for text in record.actions:
-        action = parse_action(text)
+        action = parse_action(text, board, variant.face_up_cards)
         player = state.current
         turn = state.turn
         initial = state.phase.name == "INITIAL_TICKETS"
@@ -262,7 +263,7 @@ def game_facts(record_json: str, labels: Sequence[str], agents: Sequence[str], g
         elif isinstance(action, DrawTickets):
             offer = state.offers[player]
             offered.extend((player, t) for t in offer)
-            if len(offer) < 3:
+            if len(offer) < variant.tickets_drawn:
                 seen("short_ticket_draw")
         elif isinstance(action, KeepTickets) and initial:
             initial_kept.update((player, t) for t in action.tickets)
@@ -271,7 +272,7 @@ def game_facts(record_json: str, labels: Sequence[str], agents: Sequence[str], g
             cards, locos = sum(action.payment), action.payment[LOCOMOTIVE]
             if route.kind is RouteKind.TUNNEL:
                 facts_counts["tunnel_attempts"] += 1
-                if len(entry.revealed) < 3:
+                if len(entry.revealed) < variant.tunnel_reveal:
                     seen("short_tunnel_reveal")
                 if entry.claimed:
                     facts_counts["tunnel_free"] += 1
@@ -280,7 +281,7 @@ def game_facts(record_json: str, labels: Sequence[str], agents: Sequence[str], g
             if route.kind is RouteKind.FERRY:
                 facts_counts["ferry_claims"] += 1
                 facts_counts["ferry_locomotives"] += locos
-                facts_counts["ferry_substitutes"] += (cards - route.length) // 2
+                facts_counts["ferry_substitutes"] += (cards - route.length) // max(1, variant.ferry_substitution - 1)
             if entry.claimed:
                 facts_counts["locomotives_spent"] += locos
                 pending.append((action.route, player, turn, cards, locos, blocks, needed))
