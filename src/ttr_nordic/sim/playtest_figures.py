@@ -36,7 +36,7 @@ def _figure(width: float, height: float) -> Figure:
 
 def png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    fig.savefig(buffer, format="png", bbox_inches="tight", pad_inches=0.08)
     return buffer.getvalue()
 
 
@@ -58,15 +58,16 @@ def win_rates_figure(rates: Sequence[Row], seats: Sequence[Row], counts: Sequenc
             errors = [[r["win_rate"] - r["low"] for r in rows], [r["high"] - r["win_rate"] for r in rows]]
             ax.bar(xs, values, color="tab:blue" if key == "label" else "tab:gray", alpha=0.85)
             ax.errorbar(xs, values, yerr=errors, fmt="none", ecolor="black", capsize=4)
-            ax.axhline(1 / players, color="tab:red", linestyle="--", linewidth=1, label="even share")
+            ax.axhline(1 / players, color="tab:red", linestyle="--", linewidth=1)
             names = [
                 str(r[key]) if key == "label" else f"seat {r['seat']}" + (" (first)" * (r["seat"] == 0)) for r in rows
             ]
             ax.set_xticks(xs, names, rotation=15 if key == "label" else 0)
             ax.set_ylim(0, 1)
             ax.set_ylabel("win rate")
-            ax.set_title(f"{players} players: win rate per {name}, 95% Wilson interval", fontsize=10)
-            ax.legend(fontsize=8, loc="upper right")
+            ax.set_title(
+                f"{players} players: win rate per {name}\n95% Wilson interval; dashed: even share", fontsize=10
+            )
     return png(fig)
 
 
@@ -146,6 +147,12 @@ def _extent(board: Board) -> tuple[float, float, float, float]:
     return min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
 
 
+def _aspect(board: Board) -> float:
+    """Height over width of the board's map, kept between 0.5 and 2."""
+    x0, x1, y0, y1 = _extent(board)
+    return min(2.0, max(0.5, (y1 - y0) / (x1 - x0)))
+
+
 def _lanes(board: Board) -> list[list[tuple[float, float]]]:
     x0, x1, _, _ = _extent(board)
     offset = TWIN_OFFSET * (x1 - x0)
@@ -197,8 +204,8 @@ def route_maps_figure(board: Board, panels: Sequence[tuple[str, Sequence[float]]
     cmap = matplotlib.colormaps["plasma_r"]
     top = max((max(values, default=0.0) for _, values in panels), default=0.0) or 1.0
     norm = Normalize(0.0, top)
-    size = {1: (7.0, 9.6), 2: (10.0, 7.4)}.get(len(panels), (3.6 * len(panels) + 0.8, 6.4))
-    fig = _figure(*size)
+    width = {1: 7.0, 2: 4.8}.get(len(panels), 3.6)
+    fig = _figure(width * len(panels) + 1.0, width * _aspect(board) + 0.5)
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, (title, values) in zip(axes, panels, strict=True):
         _base_map(ax, board, labels=len(panels) <= 2)
@@ -230,7 +237,7 @@ def city_map_figure(board: Board, cities: Sequence[Row], players: int) -> bytes:
     cmap = matplotlib.colormaps["viridis"]
     norm = Normalize(0.0, max(tickets, default=0.0) or 1.0)
     top = max(claims, default=0.0) or 1.0
-    fig = _figure(5.6, 7.4)
+    fig = _figure(6.4, 5.4 * _aspect(board) + 0.8)
     ax = fig.add_subplot()
     _base_map(ax, board)
     ax.scatter(

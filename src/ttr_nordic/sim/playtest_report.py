@@ -36,7 +36,7 @@ nav { display: flex; flex-wrap: wrap; gap: 6px 14px; margin: 10px 0 0; font-size
 nav a { color: #23395b; }
 section { background: #fff; border-radius: 8px; padding: 4px 18px 14px; margin: 14px 0; box-shadow: 0 1px 3px #0002; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 9px; border-bottom: 1px solid #e3e0d8; text-align: right; }
+th, td { padding: 3px 9px; border-bottom: 1px solid #e3e0d8; text-align: right; white-space: nowrap; }
 th { background: #efece4; position: sticky; top: 0; }
 td:first-child, th:first-child, td.text { text-align: left; }
 .scroll { max-height: 420px; overflow: auto; max-width: 100%; }
