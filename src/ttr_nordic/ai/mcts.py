@@ -32,9 +32,9 @@ from ..engine import (
     Phase,
     PlayerView,
 )
-from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_FACE_UP, DRAW_TICKETS
+from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_TICKETS, FACE_UP_DRAWS
 from ..engine.cards import LOCOMOTIVE
-from .rollout import RolloutPolicy, board_tables, cheapest_payment
+from .rollout import RolloutPolicy, cheapest_payment
 
 #: Claims of routes outside the ticket paths that the search still considers, longest first.
 OTHER_CLAIMS = 4
@@ -79,7 +79,7 @@ def candidate_actions(state: GameState, policy: RolloutPolicy) -> list[Action]:
     for slot, card in enumerate(state.display):
         if card >= 0 and card not in seen_colors:
             seen_colors.add(card)
-            draws.append(DRAW_FACE_UP[slot])
+            draws.append(FACE_UP_DRAWS[slot])
     if state.deck or any(state.discard):
         draws.append(DRAW_BLIND)
     if phase is Phase.SECOND_CARD:
@@ -149,7 +149,7 @@ class MCTSAgent:
         if len(legal) == 1:
             return legal[0]
         root = Node(-1)
-        policy = RolloutPolicy(self.rng)
+        policy = RolloutPolicy(self.rng, view.board)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         legal_set = set(legal)
         done = 0
@@ -225,13 +225,12 @@ class HeuristicAgent:
     def __init__(self, seed: int | None = None, name: str = "heuristic") -> None:
         self.rng = random.Random(seed)
         self.name = name
-        self.tables = board_tables()
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         state = view.determinize(self.rng)
-        action = RolloutPolicy(self.rng).choose(state)
+        action = RolloutPolicy(self.rng, view.board).choose(state)
         return action if action in legal else legal[0]
 
 
@@ -276,7 +275,7 @@ class PairedSearchAgent:
             return legal[0]
         me = view.player
         probe = view.determinize(self.rng)
-        policy = RolloutPolicy(self.rng)
+        policy = RolloutPolicy(self.rng, view.board)
         candidates = candidate_actions(probe, policy)
         if len(candidates) <= 1:
             return candidates[0] if candidates and probe.is_legal(candidates[0]) else legal[0]
@@ -300,7 +299,7 @@ class PairedSearchAgent:
                     state = sample.clone()
                     state.apply_unchecked(action)
                     if not state.is_over:
-                        RolloutPolicy(random.Random(seed)).play_out(state)
+                        RolloutPolicy(random.Random(seed), view.board).play_out(state)
                     totals[action] += margin_reward(state, me)
                     counts[action] += 1
                 used += len(alive)

@@ -81,6 +81,7 @@ class BoardTables:
     held_slot: tuple[int, ...]  # where hand_weights() finds the cards a route can use (see there)
     route_ends: tuple[int, ...]  # route_a ^ route_b: one end of a route XOR it gives the other
     route_bits: tuple[int, ...]  # 1 << route: a set of routes is the sum of its routes' bits
+    group: tuple[int, ...]  # cards of any colors that stand for one space (Route.group; 0: none)
 
     @property
     def num_routes(self) -> int:
@@ -133,13 +134,15 @@ def board_tables(board: Board) -> BoardTables:
         ticket_b=tuple(t.b for t in board.tickets),
         ticket_points=tuple(t.points for t in board.tickets),
         train_cost=tuple(train_cost),
-        long_cost=tuple(c * r.length / r.points for c, r in zip(train_cost, routes, strict=True)),
+        # (A variant may score a route 0 points: it counts as half a point here, not a division by 0.)
+        long_cost=tuple(c * r.length / max(r.points, 0.5) for c, r in zip(train_cost, routes, strict=True)),
         held_slot=tuple(
             (LOCOMOTIVE if r.color == GRAY else r.color) + (NUM_KINDS if k in (_FERRY, _TUNNEL) else 0)
             for r, k in zip(routes, kind, strict=True)
         ),
         route_ends=tuple(r.a ^ r.b for r in routes),
         route_bits=tuple(1 << r.id for r in routes),
+        group=tuple(r.group for r in routes),
     )
     _TABLES[id(board)] = tables
     return tables
@@ -717,7 +720,7 @@ def card_deficits(
             use = min(rem[color], n)
             rem[color] -= use
             others = sum(rem)
-            groups = min(n - use, others // 4)
+            groups = min(n - use, others // tables.group[r])
             need[color] = n - use - groups
         out.append(need)
         colors_used.append(color)
@@ -765,7 +768,7 @@ def card_wants(
         else:  # Murmansk–Lieksa: singles of one color, or any 4 cards per space
             use = held if (held := rem[color]) < n else n
             rem[color] -= use
-            groups = n - use if n - use < (spare := sum(rem) // 4) else spare
+            groups = n - use if n - use < (spare := sum(rem) // tables.group[r]) else spare
             missing = n - use - groups
         if not missing and not missing_locos:
             continue

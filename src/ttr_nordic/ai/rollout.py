@@ -20,7 +20,6 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 
 from ..engine import (
     Action,
@@ -32,7 +31,7 @@ from ..engine import (
     Phase,
     load_board,
 )
-from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_FACE_UP, DRAW_TICKETS
+from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_TICKETS, FACE_UP_DRAWS
 from ..engine.board import GRAY, Route, RouteKind
 from ..engine.cards import LOCOMOTIVE
 
@@ -42,6 +41,8 @@ COLOR_RANGE = tuple(range(8))
 #: ``TICKET_OTHERS_MIN_TRAINS``: later tickets are seldom completed.
 TICKET_MIN_TRAINS = 15
 TICKET_OTHERS_MIN_TRAINS = 12
+#: The two numbers above are for 40 trains each: a variant's are in proportion to its trains.
+OFFICIAL_TRAINS = 40
 
 
 class BoardTables:
@@ -67,9 +68,20 @@ class BoardTables:
         self.ticket_points = [t.points for t in board.tickets]
 
 
-@lru_cache(maxsize=4)
+# By the board's identity (hashing a whole board per decision would cost more than the
+# lookups it saves); a variant's board is one object per distinct board (the engine interns them).
+_TABLES: dict[int, BoardTables] = {}
+
+
 def board_tables(board: Board | None = None) -> BoardTables:
-    return BoardTables(board or load_board())
+    """The :class:`BoardTables` of ``board`` (default the official board), built once."""
+    board = board or load_board()
+    tables = _TABLES.get(id(board))
+    if tables is None or tables.board is not board:
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        tables = _TABLES[id(board)] = BoardTables(board)
+    return tables
 
 
 def route_cost(tables: BoardTables, owner: Sequence[int], player: int, two_players: bool, rid: int) -> int:
@@ -233,14 +245,14 @@ def cheapest_payment(route: Route, hand: Sequence[int]) -> tuple[int, ...] | Non
                 taken = [0] * 9
                 taken[color] = color_cards
                 taken[LOCOMOTIVE] = loco_cards
-                if _fill(hand, taken, 3 * groups, color):
+                if _fill(hand, taken, route.group * groups, color):
                     payment = taken
                 break
         else:
             groups = max(0, n - have)
             taken = [0] * 9
             taken[color] = n - groups
-            if _fill(hand, taken, 4 * groups, color):
+            if _fill(hand, taken, route.group * groups, color):
                 payment = taken
         if payment is not None:
             key = (sum(payment), payment[LOCOMOTIVE])
@@ -252,10 +264,17 @@ def cheapest_payment(route: Route, hand: Sequence[int]) -> tuple[int, ...] | Non
 class RolloutPolicy:
     """Plays a determinized game to its end quickly with the ticket-driven heuristic."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, board: Board | None = None) -> None:
         self.rng = rng
-        self.tables = board_tables()
+        self.tables = board_tables(board)
         self._targets: dict[int, set[int]] = {}
+
+    def _board_of(self, state: GameState) -> None:
+        # A policy made without the board learns it from the first state it plays (a variant's
+        # board is another object): one identity test per decision.
+        if self.tables.board is not state.board:
+            self.tables = board_tables(state.board)
+            self._targets.clear()
 
     def targets(self, state: GameState, player: int) -> set[int]:
         cached = self._targets.get(player)
@@ -284,6 +303,8 @@ class RolloutPolicy:
         raise RuntimeError("rollout did not finish")
 
     def choose(self, state: GameState) -> Action:
+        if self.tables.board is not state.board:
+            self._board_of(state)
         phase = state.phase
         if phase is Phase.CHOOSE_ACTION:
             return self._choose_action(state)
@@ -387,8 +408,8 @@ class RolloutPolicy:
         if (
             not targets
             and state.ticket_deck
-            and state.trains[player] >= TICKET_MIN_TRAINS
-            and min(state.trains) >= TICKET_OTHERS_MIN_TRAINS
+            and state.trains[player] * OFFICIAL_TRAINS >= TICKET_MIN_TRAINS * state.variant.trains_per_player
+            and min(state.trains) * OFFICIAL_TRAINS >= TICKET_OTHERS_MIN_TRAINS * state.variant.trains_per_player
         ):
             return DRAW_TICKETS
         best = self.best_claim(state, player, targets)
@@ -424,12 +445,12 @@ class RolloutPolicy:
             if card >= 0 and wanted[card] > best_want:
                 best_slot, best_want = slot, wanted[card]
         if best_slot >= 0:
-            return DRAW_FACE_UP[best_slot]
+            return FACE_UP_DRAWS[best_slot]
         if state.deck or any(state.discard):
             return DRAW_BLIND
         for slot, card in enumerate(display):
             if card >= 0:
-                return DRAW_FACE_UP[slot]
+                return FACE_UP_DRAWS[slot]
         return state.legal_action_list()[0]
 
 

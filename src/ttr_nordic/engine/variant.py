@@ -539,6 +539,16 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
             raise read.error(here, f"{twin} does not join the same two cities")
         if other.get("double_route_with") != route.get("id", f"R{i + 1:02d}"):
             raise read.error(here, f"{twin} must name this route as its double route too")
+    lanes: dict[frozenset[str], list[int]] = {}
+    for i, route in enumerate(routes):
+        lanes.setdefault(frozenset((route["a"], route["b"])), []).append(i)
+    for indexes in lanes.values():
+        if len(indexes) > 2:
+            raise read.error((*path, "routes", indexes[2]), "at most two routes join the same two cities")
+        if len(indexes) == 2 and routes[indexes[0]].get("double_route_with") is None:
+            raise read.error(
+                (*path, "routes", indexes[1]), "two routes join the same cities: make them each other's double route"
+            )
     seen_tickets: set[frozenset[str]] = set()
     for i, ticket in enumerate(data["tickets"]):
         here = (*path, "tickets", i)

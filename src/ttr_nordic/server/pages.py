@@ -25,9 +25,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
 from ..ai.value.curve import key_moments, win_chances
-from ..engine import Board, GameState, RecordError, load_board, parse_action
+from ..engine import GameState, RecordError, load_board, parse_action
 from ..web import STATIC
 from .access import may_read_record
+from .serialize import board_json as serialize_board
 from .serialize import serialize_result, serialize_view
 
 JSON = dict[str, Any]
@@ -36,37 +37,7 @@ JSON = dict[str, Any]
 @lru_cache(maxsize=1)
 def board_json() -> JSON:
     """The static board as JSON: what the map needs, with the engine's ids."""
-    board: Board = load_board()
-    return {
-        "cities": [
-            {
-                "id": c.id,
-                "name": c.name,
-                "english_name": c.english_name,
-                "country": c.country,
-                "lat": c.lat,
-                "lon": c.lon,
-            }
-            for c in board.cities
-        ],
-        "routes": [
-            {
-                "id": r.id,
-                "code": r.code,
-                "name": r.name,
-                "a": r.a,
-                "b": r.b,
-                "length": r.length,
-                "color": r.color_name,
-                "kind": r.kind.value,
-                "ferry_locomotives": r.ferry_locomotives,
-                "twin": r.twin,
-                "points": r.points,
-            }
-            for r in board.routes
-        ],
-        "tickets": [{"id": t.id, "name": t.name, "a": t.a, "b": t.b, "points": t.points} for t in board.tickets],
-    }
+    return serialize_board(load_board())
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:

@@ -35,6 +35,7 @@ from ..engine import (
     PublicLogEntry,
     TunnelAttempt,
 )
+from ..engine.board import load_board
 from ..engine.cards import describe_cards
 from ..engine.scoring import connected_components
 
@@ -185,10 +186,56 @@ def serialize_result(board: Board, result: GameResult) -> JSON:
                 "tickets_failed": p.tickets_failed,
                 "globetrotter": p.globetrotter,
                 "longest_path": p.longest_path,
+                "longest_path_bonus": p.longest_path_bonus,
                 "total": p.total,
             }
             for p in result.players
         ],
+    }
+
+
+def board_json(board: Board, name: str = "Nordic Countries") -> JSON:
+    """A board as the map draws it: cities (with ``lat``/``lon`` and the board's ``x``/``y``),
+    routes and tickets with the engine's ids. ``custom`` is true for any board but the official
+    one: the map then places the cities by ``x``/``y`` and draws no Nordic land around them.
+
+    >>> data = board_json(load_board())
+    >>> data["custom"], len(data["cities"]), data["cities"][0]["x"]
+    (False, 39, 429.0)
+    """
+    return {
+        "name": name,
+        "custom": board != load_board(),
+        "cities": [
+            {
+                "id": c.id,
+                "name": c.name,
+                "english_name": c.english_name,
+                "country": c.country,
+                "lat": c.lat,
+                "lon": c.lon,
+                "x": c.x,
+                "y": c.y,
+            }
+            for c in board.cities
+        ],
+        "routes": [
+            {
+                "id": r.id,
+                "code": r.code,
+                "name": r.name,
+                "a": r.a,
+                "b": r.b,
+                "length": r.length,
+                "color": r.color_name,
+                "kind": r.kind.value,
+                "ferry_locomotives": r.ferry_locomotives,
+                "twin": r.twin,
+                "points": r.points,
+            }
+            for r in board.routes
+        ],
+        "tickets": [{"id": t.id, "name": t.name, "a": t.a, "b": t.b, "points": t.points} for t in board.tickets],
     }
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..ai.registry import agent_names, make_agent
 from ..engine import GameState
+from ..engine.variant import load_variant
 from .console import TerminalIO
 from .play import GameSession, Seat
 from .replay import replay_file
@@ -50,6 +51,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"AI for the computer seats (default medium), or one per AI seat comma-separated; choices: {levels}",
     )
     parser.add_argument("--save", metavar="FILE", help="where to save the game record (default: ttr-nordic-SEED.json)")
+    parser.add_argument(
+        "--variant",
+        metavar="FILE",
+        help="play under a rule variant or on a custom board: a variant file (.toml or .json, see examples/variants)",
+    )
     parser.add_argument("--no-color", action="store_true", help="no ANSI colors")
     parser.set_defaults(func=run_play)
 
@@ -126,10 +132,12 @@ def run_play(args: argparse.Namespace, io: TerminalIO | None = None) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     try:
         seats = build_seats(args.players, args.humans, args.names, args.ai, seed)
+        # A bad variant file, or one that cannot deal this many players, is one line and exit 2.
+        variant = None if getattr(args, "variant", None) is None else load_variant(args.variant)
+        state = GameState.new(players=len(seats), seed=seed, variant=variant)
     except ValueError as exc:
         term.error(f"ttr-nordic play: error: {exc}")
         return 2
-    state = GameState.new(players=len(seats), seed=seed)
     save_path = Path(args.save) if args.save else default_save_path(seed)
     session = GameSession(state, seats, term, save_path=save_path, meta={"humans": args.humans})
     try:

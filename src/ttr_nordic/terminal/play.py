@@ -41,6 +41,7 @@ Commands (at any prompt):
   r [words]  list the free routes, e.g. "r", "r oslo", "r NO", "r ferry", "r red"
              (* marks the routes you can pay for right now)
   s          show the whole board again
+  m          a map of the board drawn from its city positions (owned routes by seat number)
   h          this help
   q          save the game and quit (Ctrl-D does the same)
 In a sub-menu, 0 or b goes back.
@@ -99,7 +100,7 @@ class GameSession:
         self.save_path = save_path
         self.meta = dict(meta or {})
         self.recent = recent
-        self.render = Renderer(io, state.board, [s.name for s in seats])
+        self.render = Renderer(io, state.board, [s.name for s in seats], state.variant.longest_path_bonus)
         self.humans = [i for i, s in enumerate(self.seats) if s.is_human]
         self.hotseat = len(self.humans) >= 2
         self._last_human: int | None = None
@@ -265,6 +266,9 @@ class GameSession:
         if low in ("s", "status", "board"):
             self.io.lines(self.render.status(view, self.recent))
             return "menu"
+        if low in ("m", "map"):
+            self.io.lines(self.render.board_map(view))
+            return "menu"
         if low in ("r", "routes") or low.startswith(("r ", "routes ")):
             words = low.split()[1:]
             self.io.lines(self.route_list(view, legal, words))
@@ -283,7 +287,7 @@ class GameSession:
             self._out_of_range(line, count)
             return None
         try:
-            return parse_action(line)
+            return parse_action(line, self.state.board, self.state.variant.face_up_cards)
         except NotationError as exc:
             self.io.say(self.io.paint(f"Not understood: {exc}", "error"))
             self.io.say(f"Type a number from 1 to {count}, or h for help.")

@@ -35,6 +35,7 @@ from ..engine import (
     Route,
     RouteKind,
 )
+from .boardmap import board_map, map_legend
 from .console import TerminalIO
 
 COUNTRY_ORDER: Final = ("NO", "SE", "FI", "DK", "EE", "RU")
@@ -87,10 +88,21 @@ def kind_text(route: Route) -> str:
 class Renderer:
     """Formats game objects for one terminal, with the players' names."""
 
-    def __init__(self, io: TerminalIO, board: Board, names: Sequence[str]) -> None:
+    def __init__(self, io: TerminalIO, board: Board, names: Sequence[str], path_bonus: int = 0) -> None:
         self.io = io
         self.board = board
         self.names = list(names)
+        self.path_bonus = path_bonus  # the variant's longest-path bonus (none in the official rules)
+
+    def board_map(self, view: PlayerView) -> list[str]:
+        """A map of the board from its city positions, owned routes drawn with the seat number."""
+        owners = ", ".join(f"{q + 1} = {self.name(q)}" for q in range(view.num_players))
+        return [
+            self.heading("Map"),
+            *board_map(self.board, view.route_owner),
+            f"Routes: . free, {owners}",
+            *map_legend(self.board),
+        ]
 
     # ------------------------------------------------------------ small bits
 
@@ -335,10 +347,13 @@ class Renderer:
                 lines.append(f"  {label:<{width}}{ticket.value:>5}")
             label = "Globetrotter bonus" + (" (most completed tickets)" if pr.globetrotter else "")
             lines.append(f"  {label:<{width}}{pr.globetrotter:>5}")
+            if pr.longest_path_bonus:
+                lines.append(f"  {'Longest path bonus':<{width}}{pr.longest_path_bonus:>5}")
             lines.append(f"  {'Total':<{width}}{pr.total:>5}")
+            tie_break = ", used only to break ties" if not self.path_bonus else ""
             lines.append(
                 f"  (tickets completed: {pr.tickets_completed} of {len(pr.tickets)};"
-                f" longest path: {pr.longest_path} trains, used only to break ties)"
+                f" longest path: {pr.longest_path} trains{tie_break})"
             )
         lines.append("")
         lines.append("Standings:")

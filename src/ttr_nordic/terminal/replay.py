@@ -69,14 +69,17 @@ class Replayer:
         self.moves = len(self.states) - 1
         self.names = _seat_strings(record, "names") or [f"Player {q + 1}" for q in range(record.config.players)]
         self.agents = _seat_strings(record, "agents")
-        self.render = Renderer(io, self.states[0].board, self.names)
+        first = self.states[0]
+        self.render = Renderer(io, first.board, self.names, first.variant.longest_path_bonus)
         self._texts: dict[int, str] = {}
         # Win chances only in the open review of a finished game: each comes from that player's
         # own view, which a replay shown as one player saw it must not reveal.
         self.chances: list[tuple[float, ...]] | None = None
         self.moments: list[Moment] = []
         if viewer is None and self.finished:
-            self.chances = win_chances(record.config, [parse_action(a) for a in record.actions])
+            variant = record.config.variant
+            actions = [parse_action(a, variant.board, variant.face_up_cards) for a in record.actions]
+            self.chances = win_chances(record.config, actions)
             self.moments = key_moments(self.chances)
 
     @property

@@ -54,11 +54,13 @@ def features(view: PlayerView) -> list[float]:
     pending = sum(points[t] for t in plan.pending)
     infeasible = sum(points[t] for t in plan.infeasible)
     opp_trains = min(view.trains[q] for q in others)
-    placed = 40 - min(trains, opp_trains)
+    # Progress is measured against the trains each player starts with (40 in the official rules).
+    start = view.variant.trains_per_player
+    placed = start - min(trains, opp_trains)
     hand = view.hand_sizes[me]
     short = max(0, plan.trains - hand)
     return [
-        placed / 40.0,
+        placed / start,
         float(view.scores[me] - max(view.scores[q] for q in others)),
         float(trains),
         float(opp_trains),
@@ -69,7 +71,7 @@ def features(view: PlayerView) -> list[float]:
         float(infeasible),
         float(plan.trains),
         float(trains - plan.trains),
-        pending * short / 40.0,
+        pending * short / start,
         float(len(plan.completed)),
         float(max(view.ticket_counts[q] for q in others)),
         status.count(BLOCKED) / len(status),

@@ -1,16 +1,38 @@
 // The SVG board: Natural Earth land (pre-projected, land.json) and the board data, projected here
-// with the same orthographic projection (scripts/make_land.py).
+// with the same orthographic projection (scripts/make_land.py). A custom board (board.custom, from
+// a rule variant) has no land: its cities are placed by their own x/y, scaled into a frame.
 import { CARD_COLORS, CARD_LETTERS, DARK_CARDS, PLAYER_COLORS, PLAYER_INK, PLAYER_MARKS, keyActivate, svg } from "./ui.js";
 
-let cache = null;
-export async function loadMapData() {
-  if (!cache) {
-    cache = Promise.all([
-      fetch("/api/board").then((r) => r.json()),
-      fetch("/static/land.json").then((r) => r.json()),
-    ]).then(([board, land]) => ({ board, land }));
+const cache = new Map();
+/** The board at `url` (the official one by default) and, for the official board only, its land. */
+export async function loadMapData(url = "/api/board") {
+  if (!cache.has(url)) {
+    cache.set(url, fetch(url).then((r) => r.json()).then(async (board) => ({
+      board,
+      land: board.custom ? null : await fetch("/static/land.json").then((r) => r.json()),
+    })));
   }
-  return cache;
+  return cache.get(url);
+}
+
+// A custom board's frame: the cities' x/y scaled so that a route's cars fill the space between its
+// cities as on the official board (the median route gets CAR_SPACE pixels per car), then framed.
+const CAR_SPACE = 46, MARGIN = 60;
+function customFrame(board) {
+  const xs = board.cities.map((c) => c.x), ys = board.cities.map((c) => c.y);
+  const left = Math.min(...xs), top = Math.min(...ys);
+  const spanX = Math.max(...xs) - left || 1, spanY = Math.max(...ys) - top || 1;
+  const perCar = board.routes.map((r) => {
+    const a = board.cities[r.a], b = board.cities[r.b];
+    return Math.hypot(a.x - b.x, a.y - b.y) / r.length;
+  }).sort((p, q) => p - q);
+  const median = perCar[Math.floor(perCar.length / 2)] || 1;
+  const scale = CAR_SPACE / median;
+  return {
+    width: spanX * scale + 2 * MARGIN,
+    height: spanY * scale + 2 * MARGIN,
+    place: (c) => [(c.x - left) * scale + MARGIN, (c.y - top) * scale + MARGIN],
+  };
 }
 
 function projector(p) {
@@ -68,12 +90,14 @@ const LABEL_AT = {
  */
 export function buildMap(data, handlers = {}) {
   const { board, land } = data;
-  const project = projector(land.projection);
-  const W = land.width, H = land.height;
-  // show some land east and west of the cities' frame, except on narrow screens
-  const PX = window.matchMedia("(max-width: 700px)").matches ? 0 : 150;
-  const root = svg("svg", { viewBox: `${-PX} 0 ${W + 2 * PX} ${H}`, class: "board", role: "group",
-    "aria-label": "Map of the Nordic countries with cities and routes", preserveAspectRatio: "xMidYMid meet" });
+  const frame = land ? null : customFrame(board);
+  const W = land ? land.width : frame.width, H = land ? land.height : frame.height;
+  // show some land east and west of the cities' frame, except on narrow screens (a custom board has none)
+  const PX = !land || window.matchMedia("(max-width: 700px)").matches ? 0 : 150;
+  const title = land ? "Map of the Nordic countries with cities and routes"
+    : `Map of the board ${board.name || ""} with cities and routes`.replace("  ", " ");
+  const root = svg("svg", { viewBox: `${-PX} 0 ${W + 2 * PX} ${H}`, class: `board${land ? "" : " custom"}`,
+    role: "group", "aria-label": title, preserveAspectRatio: "xMidYMid meet" });
   const defs = svg("defs", {},
     svg("linearGradient", { id: "loco-fill", x1: 0, y1: 0, x2: 1, y2: 1 },
       ...["#d62828", "#f28c28", "#f2c500", "#2f9e44", "#2a6fdb", "#8e44ad"].map((c, i) =>
@@ -85,13 +109,20 @@ export function buildMap(data, handlers = {}) {
   root.append(svg("rect", { x: -PX, y: 0, width: W + 2 * PX, height: H, class: "sea" }));
   root.append(svg("rect", { x: -PX, y: 0, width: W + 2 * PX, height: H, fill: "url(#sea-lines)", opacity: 0.6 }));
   const landLayer = svg("g", { class: "land" });
-  for (const c of land.countries) {
-    landLayer.append(svg("path", { d: c.d, class: c.nordic ? "nordic" : "other", "data-country": c.code },
-      svg("title", { text: c.name })));
+  if (land) {
+    for (const c of land.countries) {
+      landLayer.append(svg("path", { d: c.d, class: c.nordic ? "nordic" : "other", "data-country": c.code },
+        svg("title", { text: c.name })));
+    }
+  } else {
+    // One plain island under a custom board's cities: no real-world outline is implied.
+    landLayer.append(svg("rect", { x: MARGIN / 3, y: MARGIN / 3, width: W - (2 * MARGIN) / 3,
+      height: H - (2 * MARGIN) / 3, rx: 28, class: "nordic" }));
   }
   root.append(landLayer);
 
-  const cityPos = board.cities.map((c) => project(c.lat, c.lon));
+  const project = land ? projector(land.projection) : null;
+  const cityPos = board.cities.map((c) => (land ? project(c.lat, c.lon) : frame.place(c)));
   const routeLayer = svg("g", { class: "routes" });
   // The colour-blind letters sit in a layer of their own, outside the route buttons, so that a
   // route's accessible name (its tooltip) is all the text a button holds.
@@ -174,7 +205,8 @@ export function buildMap(data, handlers = {}) {
     }
     cityLayer.append(node);
     cityNodes.set(c.id, node);
-    const [ldx, ldy, anchor] = LABEL_AT[c.name] || [0, -11, "middle"];
+    // The hand-placed label offsets are the Nordic board's (a custom board's city may share a name).
+    const [ldx, ldy, anchor] = (land && LABEL_AT[c.name]) || [0, -11, "middle"];
     labelLayer.append(svg("text", { x: (x + ldx).toFixed(1), y: (y + ldy).toFixed(1), "text-anchor": anchor,
       class: "city-label", text: c.name }));
   });
