@@ -156,6 +156,7 @@ def test_numbers_match_a_count_by_hand(playtest: Path) -> None:
         assert int(row["claimed"]) == claimed[key], row
         assert int(row["early"]) + int(row["mid"]) + int(row["late"]) == claimed[key]
         assert int(row["decides_ticket"]) == decides[key], row
+        assert int(row["needed_by_claimer"]) + int(row["blocking"]) <= claimed[key]  # a blocking claim is not needed
     for row in read_csv(playtest / "special_routes.csv"):
         if row["statistic"] in ("tunnel_attempts", "tunnel_paid", "tunnel_declined"):
             assert int(row["total"]) == tunnels[int(row["players"]), row["statistic"]], row

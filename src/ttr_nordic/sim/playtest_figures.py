@@ -194,8 +194,11 @@ def _base_map(ax: Axes, board: Board, labels: bool = True) -> None:
     ax.set_yticks([])
 
 
-def route_maps_figure(board: Board, panels: Sequence[tuple[str, Sequence[float]]], scale_label: str) -> bytes:
-    """One board map per panel, each lane coloured and thickened by its value (0 to the largest value)."""
+def route_maps_figure(
+    board: Board, panels: Sequence[tuple[str, Sequence[float]]], scale_label: str, shared_scale: bool = True
+) -> bytes:
+    """One board map per panel, each lane coloured and thickened by its value: from 0 to the
+    largest value of all panels, or of its own panel when the panels measure different things."""
     import matplotlib
     from matplotlib.cm import ScalarMappable
     from matplotlib.collections import LineCollection
@@ -203,11 +206,11 @@ def route_maps_figure(board: Board, panels: Sequence[tuple[str, Sequence[float]]
 
     cmap = matplotlib.colormaps["plasma_r"]
     top = max((max(values, default=0.0) for _, values in panels), default=0.0) or 1.0
-    norm = Normalize(0.0, top)
     width = {1: 7.0, 2: 4.8}.get(len(panels), 3.6)
-    fig = _figure(width * len(panels) + 1.0, width * _aspect(board) + 0.5)
+    fig = _figure(width * len(panels) + 1.0 * (1 if shared_scale else len(panels)), width * _aspect(board) + 0.5)
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, (title, values) in zip(axes, panels, strict=True):
+        norm = Normalize(0.0, top if shared_scale else max(values, default=0.0) or 1.0)
         _base_map(ax, board, labels=len(panels) <= 2)
         scaled = [float(norm(v)) for v in values]
         ax.add_collection(
@@ -221,7 +224,10 @@ def route_maps_figure(board: Board, panels: Sequence[tuple[str, Sequence[float]]
         )
         ax.scatter([c.x for c in board.cities], [c.y for c in board.cities], s=8, color="black", zorder=3)
         ax.set_title(title, fontsize=9)
-    fig.colorbar(ScalarMappable(norm, cmap), ax=list(axes), shrink=0.6, label=scale_label)
+        if not shared_scale:
+            fig.colorbar(ScalarMappable(norm, cmap), ax=ax, shrink=0.5, label=scale_label)
+    if shared_scale:
+        fig.colorbar(ScalarMappable(Normalize(0.0, top), cmap), ax=list(axes), shrink=0.6, label=scale_label)
     return png(fig)
 
 

@@ -198,6 +198,7 @@ def render_report(
                     ("taken to block", [r["blocking"] / r["games"] for r in rows]),
                 ],
                 "times per game",
+                False,
             ),
             page.figure(
                 f"phases_{p}p",

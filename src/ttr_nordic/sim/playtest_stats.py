@@ -156,11 +156,13 @@ def ticket_table(facts: Sequence[GameFacts], board: Board) -> list[Row]:
 
 def route_table(facts: Sequence[GameFacts], board: Board) -> list[Row]:
     """Per player count and lane (each lane of a double route is its own row): claims, claims by
-    third of the game, how often it decided its owner's ticket, how often it was taken to block."""
+    third of the game, how often the claimer needed it for an incomplete ticket when claiming it,
+    how often it decided its owner's ticket, how often it was taken to block."""
     rows = []
     for players in player_counts(facts):
         games = [f for f in facts if f.players == players]
-        claims: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # total, early, mid, late, dec, blk
+        # total, early, mid, late, decides, blocks, needed by the claimer
+        claims: dict[int, list[int]] = defaultdict(lambda: [0] * 7)
         for f in games:
             for c in f.claims:
                 counts = claims[c.route]
@@ -168,15 +170,16 @@ def route_table(facts: Sequence[GameFacts], board: Board) -> list[Row]:
                 counts[1 + c.third] += 1
                 counts[4] += c.decides
                 counts[5] += c.blocks
+                counts[6] += c.needed_by_claimer
         for route in board.routes:
-            total, early, mid, late, decides, blocks = claims[route.id]
+            total, early, mid, late, decides, blocks, needed = claims[route.id]
             twin = "" if route.twin is None else board.routes[route.twin].code
             rows.append(
                 {"players": players, "games": len(games), "route": route.code, "name": route.name}
                 | {"length": route.length}
                 | {"color": route.color_name, "kind": route.kind.value, "twin": twin}
                 | {"claimed": total, "claim_rate": total / len(games), "early": early, "mid": mid, "late": late}
-                | {"decides_ticket": decides, "blocking": blocks}
+                | {"needed_by_claimer": needed, "decides_ticket": decides, "blocking": blocks}
             )
     return rows
 
