@@ -133,6 +133,7 @@ def test_numbers_match_a_count_by_hand(playtest: Path) -> None:
     for row in read_csv(playtest / "win_rates.csv"):
         assert float(row["wins"]) == pytest.approx(wins[int(row["players"]), row["label"]])
         assert int(row["games"]) == GAMES
+        assert float(row["even_share"]) == 0.5  # two participants, at 2 and at 3 players
     seats = {(int(r["players"]), int(r["seat"])): r for r in read_csv(playtest / "seats.csv")}
     for n in (2, 3):
         assert float(seats[n, 0]["wins"]) == pytest.approx(first_wins[n])

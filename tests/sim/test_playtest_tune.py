@@ -41,7 +41,7 @@ def test_tune_writes_a_variant_the_engine_loads(tmp_path: Path) -> None:
 def test_scaling_and_judging() -> None:
     assert scaled_points((4, 8, 21), 0.5, 1.5, median=8) == (2, 4, 32)
     assert scaled_points((1, 2), 0.1, 0.1, median=1) == (1, 1)  # a ticket is worth at least 1
-    rates = [{"players": 3, "win_rate": 0.5}, {"players": 3, "win_rate": 0.3}, {"players": 3, "win_rate": 0.2}]
+    rates = [{"win_rate": rate, "even_share": 1 / 3} for rate in (0.5, 0.3, 0.2)]
     miss, spread = judge(rates, 0.1)
     # 0.5 lies 0.067 above the band (1/3 ± 0.1), 0.3 inside it, 0.2 lies 0.033 below it.
     assert miss == pytest.approx((0.5 - 1 / 3 - 0.1) + (1 / 3 - 0.1 - 0.2)) and spread == pytest.approx(0.5 - 1 / 3)

@@ -58,7 +58,8 @@ def win_rates_figure(rates: Sequence[Row], seats: Sequence[Row], counts: Sequenc
             errors = [[r["win_rate"] - r["low"] for r in rows], [r["high"] - r["win_rate"] for r in rows]]
             ax.bar(xs, values, color="tab:blue" if key == "label" else "tab:gray", alpha=0.85)
             ax.errorbar(xs, values, yerr=errors, fmt="none", ecolor="black", capsize=4)
-            ax.axhline(1 / players, color="tab:red", linestyle="--", linewidth=1)
+            even = rows[0]["even_share"] if key == "label" and rows else 1 / players
+            ax.axhline(even, color="tab:red", linestyle="--", linewidth=1)
             names = [
                 str(r[key]) if key == "label" else f"seat {r['seat']}" + (" (first)" * (r["seat"] == 0)) for r in rows
             ]

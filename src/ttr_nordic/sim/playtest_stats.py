@@ -40,7 +40,8 @@ def player_counts(facts: Iterable[GameFacts]) -> list[int]:
 
 
 def win_rates(facts: Sequence[GameFacts]) -> list[Row]:
-    """Per player count and participant: games, win shares, win rate and its 95% Wilson interval."""
+    """Per player count and participant: games, win shares, win rate and its 95% Wilson interval, and
+    the even share (``1 / min(participants, players)``)."""
     games: dict[tuple[int, str], int] = defaultdict(int)
     wins: dict[tuple[int, str], float] = defaultdict(float)
     agent: dict[str, str] = {}
@@ -55,9 +56,12 @@ def win_rates(facts: Sequence[GameFacts]) -> list[Row]:
     rows = []
     for (players, label), n in sorted(games.items()):
         rate, low, high = _rate(wins[players, label], n)
+        # Win rates of the participants add up to 1 over a cycle of seatings: with fewer
+        # participants than seats (2 in 3-player games) an even share is 1/2, not 1/3.
+        participants = sum(1 for p, _ in games if p == players)
         rows.append(
             {"players": players, "label": label, "agent": agent[label], "games": n, "wins": wins[players, label]}
-            | {"win_rate": rate, "low": low, "high": high}
+            | {"win_rate": rate, "low": low, "high": high, "even_share": 1 / min(participants, players)}
         )
     return rows
 

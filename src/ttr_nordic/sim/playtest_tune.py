@@ -2,9 +2,9 @@
 report that justifies it.
 
 The goal: every participant's win rate, at every player count asked for, lies within
-``tolerance`` of an even share (``1 / players``). The knobs: two scale factors on the ticket
-values, one for the short tickets (at most the median value) and one for the long ones; a ticket
-is worth ``max(1, round(points × scale))``. The search:
+``tolerance`` of an even share (``1 / players``; ``1 / 2`` for two participants at three players).
+The knobs: two scale factors on the ticket values, one for the short tickets (at most the median
+value) and one for the long ones; a ticket is worth ``max(1, round(points × scale))``. The search:
 
 1. one common scale for every ticket, tried over a grid (``--scales``; 1.0 is the rules as given);
 2. then, from the best, each group's scale in turn multiplied by ``1 / step`` and ``step``, for
@@ -82,12 +82,12 @@ class Candidate:
 def judge(rates: Sequence[Row], tolerance: float) -> tuple[float, float]:
     """(distance outside the band summed, largest distance from an even share).
 
-    >>> judge([{"players": 2, "win_rate": 0.7}, {"players": 2, "win_rate": 0.3}], 0.1)
+    >>> judge([{"win_rate": 0.7, "even_share": 0.5}, {"win_rate": 0.3, "even_share": 0.5}], 0.1)
     (0.2, 0.2)
     """
     miss = spread = 0.0
     for r in rates:
-        distance = abs(r["win_rate"] - 1 / r["players"])
+        distance = abs(r["win_rate"] - r["even_share"])
         miss += max(0.0, distance - tolerance)
         spread = max(spread, distance)
     return (round(miss, 12), round(spread, 12))
@@ -171,8 +171,8 @@ def _progress_figure(candidates: Sequence[Candidate], tolerance: float) -> bytes
     for players, label in labels:
         ys = [_rate_of(c, players, label) for c in candidates]
         ax.plot(range(len(candidates)), ys, marker="o", label=f"{players}p {label}")
-    for players in sorted({p for p, _ in labels}):
-        ax.axhspan(1 / players - tolerance, 1 / players + tolerance, alpha=0.12, color=f"C{players}")
+    for even in sorted({r["even_share"] for r in candidates[0].rates}):
+        ax.axhspan(even - tolerance, even + tolerance, alpha=0.12, color="tab:green")
     ax.set_xticks(range(len(candidates)), [str(c.index) for c in candidates])
     ax.set_xlabel("candidate (in the order tried)")
     ax.set_ylabel("win rate")
@@ -193,8 +193,8 @@ def render_tune(
         if old != new
     ]
     band = settings.tolerance
-    met = all(abs(r["win_rate"] - 1 / r["players"]) <= band for r in validation)
-    inside = all(r["low"] <= 1 / r["players"] + band and r["high"] >= 1 / r["players"] - band for r in validation)
+    met = all(abs(r["win_rate"] - r["even_share"]) <= band for r in validation)
+    inside = all(r["low"] <= r["even_share"] + band and r["high"] >= r["even_share"] - band for r in validation)
     verdict = (
         '<b class="good">met</b>' if met else '<b class="bad">not met</b>'
     ) + f" on the validation games ({'every' if inside else 'not every'} 95% interval reaches the band)"
@@ -214,7 +214,7 @@ def render_tune(
         f"<p>Chosen: candidate {best.index} (short tickets × {best.short:.3g}, long tickets × {best.long:.3g}), "
         "written to <code>tuned-variant.json</code>. Validation playtest on fresh seeds: "
         '<a href="validation/report.html">validation/report.html</a>.</p>'
-        + table(validation, ["players", "label", "games", "wins", "win_rate", "low", "high"])
+        + table(validation, ["players", "label", "games", "wins", "win_rate", "low", "high", "even_share"])
         + f"</section><section><h2>Ticket values changed ({len(changed)})</h2>"
         + table(changed, scroll=True)
         + "</section><section><h2>Every candidate tried</h2>"
