@@ -277,3 +277,14 @@ def test_custom_board_variant(tmp_path: Path) -> None:
     assert [r["route"] for r in read_csv(tmp_path / "routes.csv")] == [r.code for r in board.routes]
     assert sum(int(r["claimed"]) for r in read_csv(tmp_path / "routes.csv")) > 0
     assert "rules: small-board" in (tmp_path / "report.html").read_text()
+
+
+def test_process_pool_plays_the_same_games(tmp_path: Path) -> None:
+    """Two spawned workers (the variant travelling as JSON in each game's spec) give the games of one."""
+    variant = Path(__file__).resolve().parents[2] / "examples" / "variants" / "short-game.toml"
+    argv = ["playtest", "--agents", "random,route_focus", "--games", "4", "--variant", str(variant), "-q"]
+    for workers in ("1", "2"):
+        code, _, stderr = run_cli([*argv, "--workers", workers, "--out", str(tmp_path / workers)])
+        assert code == 0, stderr
+    assert read_csv(tmp_path / "1" / "games.csv") == read_csv(tmp_path / "2" / "games.csv")
+    assert read_csv(tmp_path / "1" / "routes.csv") == read_csv(tmp_path / "2" / "routes.csv")

@@ -137,7 +137,7 @@ def tickets_figure(tickets: Sequence[Row], players: int) -> bytes:
     ax.set_xlim(0, 1)
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_title(f"{players} players: tickets by value, kept and completed", fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    fig.legend(fontsize=8, ncols=2, loc="outside lower center")
     return png(fig)
 
 

@@ -45,6 +45,9 @@ img { max-width: 100%; height: auto; display: block; margin: 8px 0; }
 .note { color: #555; font-size: 13px; }
 .good { color: #1a6b2f; } .bad { color: #a02020; }
 code { background: #efece4; padding: 0 3px; border-radius: 3px; }
+@media (max-width: 600px) {
+  main { padding: 6px 8px 32px; } section { padding: 2px 10px 10px; } header h1 { font-size: 20px; }
+}
 """
 
 
