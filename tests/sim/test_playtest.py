@@ -277,6 +277,12 @@ def test_custom_board_variant(tmp_path: Path) -> None:
     assert [r["route"] for r in read_csv(tmp_path / "routes.csv")] == [r.code for r in board.routes]
     assert sum(int(r["claimed"]) for r in read_csv(tmp_path / "routes.csv")) > 0
     assert "rules: small-board" in (tmp_path / "report.html").read_text()
+    # The score sources add up to the engine's totals, the variant's longest-path bonus included.
+    seats = read_csv(tmp_path / "games.csv")
+    for seat in seats:
+        parts = ("route_points", "tickets_won", "globetrotter", "longest_path_bonus")
+        assert int(seat["score"]) == sum(int(seat[p]) for p in parts) - int(seat["tickets_lost"])
+    assert any(int(seat["longest_path_bonus"]) == 5 for seat in seats)
 
 
 def test_process_pool_plays_the_same_games(tmp_path: Path) -> None:

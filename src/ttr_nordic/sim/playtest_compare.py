@@ -35,7 +35,7 @@ from .playtest_report import STYLE, cell, image, table
 from .playtest_stats import Row
 from .summary import wilson_interval
 
-SCORE_FIELDS = ("score", "route_points", "tickets_won", "tickets_lost", "globetrotter")
+SCORE_FIELDS = ("score", "route_points", "tickets_won", "tickets_lost", "globetrotter", "longest_path_bonus")
 
 
 class CompareError(ValueError):
@@ -146,7 +146,8 @@ def compare_rows(a: Playtest, b: Playtest) -> list[Row]:
             (wa, na), (wb, nb) = counts_a[key], counts_b[key]
             low, high = newcombe_interval(wa, na, wb, nb)
             rows.append(_row(metric, key, wa / na, wb / nb, na, nb, low, high))
-    numeric = [(f"mean {f.replace('_', ' ')}", _values(a.rows, f), _values(b.rows, f)) for f in SCORE_FIELDS]
+    shared = [f for f in SCORE_FIELDS if f in a.rows[0] and f in b.rows[0]]  # older folders may lack a column
+    numeric = [(f"mean {f.replace('_', ' ')}", _values(a.rows, f), _values(b.rows, f)) for f in shared]
     numeric.append(("mean turns", _turns(a.rows), _turns(b.rows)))
     for metric, values_a, values_b in numeric:
         for key in sorted(values_a.keys() & values_b.keys()):

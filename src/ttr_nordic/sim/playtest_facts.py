@@ -100,6 +100,7 @@ class GameFacts:
     ticket_gain: tuple[int, ...]
     ticket_loss: tuple[int, ...]  # positive: points lost on failed tickets
     globetrotter: tuple[int, ...]
+    longest_path_bonus: tuple[int, ...]  # a variant's bonus (none in the official rules)
     win_shares: tuple[float, ...]
     decided_by: str
     turns: int
@@ -346,6 +347,7 @@ def game_facts(record_json: str, labels: Sequence[str], agents: Sequence[str], g
         ticket_gain=tuple(sum(t.points for t in p.tickets if t.completed) for p in result.players),
         ticket_loss=tuple(sum(t.points for t in p.tickets if not t.completed) for p in result.players),
         globetrotter=tuple(p.globetrotter for p in result.players),
+        longest_path_bonus=tuple(p.longest_path_bonus for p in result.players),
         win_shares=tuple(share if seat in result.winners else 0.0 for seat in range(n)),
         decided_by=result.decided_by,
         turns=turns,

@@ -80,6 +80,7 @@ def score_sources_figure(sources: Sequence[Row], counts: Sequence[int]) -> bytes
         ("routes", "tab:blue"),
         ("tickets_won", "tab:green"),
         ("globetrotter", "tab:orange"),
+        ("longest_path_bonus", "tab:purple"),
     )
     for ax, players in zip(axes, counts, strict=True):
         rows = _by_players(sources, players)

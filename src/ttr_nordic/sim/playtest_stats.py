@@ -7,7 +7,7 @@ intervals, as the tournament summary does.
 
 >>> from ttr_nordic.sim.playtest_facts import GameFacts
 >>> facts = [GameFacts(0, 1, 2, ("a", "b"), ("a", "b"), (80, 60), (50, 40), (30, 20), (0, 0), (10, 0),
-...                    (1.0, 0.0), "score", 40, 200)]
+...                    (0, 0), (1.0, 0.0), "score", 40, 200)]
 >>> [(r["label"], r["wins"], r["games"]) for r in win_rates(facts)]
 [('a', 1.0, 1), ('b', 0.0, 1)]
 """
@@ -95,7 +95,8 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
 
 def score_sources(facts: Sequence[GameFacts]) -> list[Row]:
     """Per player count and participant, per seat played: mean total and where it came from
-    (routes, tickets completed, tickets failed as a negative number, Globetrotter)."""
+    (routes, tickets completed, tickets failed as a negative number, Globetrotter, a variant's
+    longest-path bonus)."""
     parts: dict[tuple[int, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for f in facts:
         for seat, label in enumerate(f.labels):
@@ -105,11 +106,12 @@ def score_sources(facts: Sequence[GameFacts]) -> list[Row]:
             values["tickets_won"].append(f.ticket_gain[seat])
             values["tickets_lost"].append(-f.ticket_loss[seat])
             values["globetrotter"].append(f.globetrotter[seat])
+            values["longest_path_bonus"].append(f.longest_path_bonus[seat])
     rows = []
     for (players, label), values in sorted(parts.items()):
         mean, sd = _mean_sd(values["score"])
         row: Row = {"players": players, "label": label, "seats": len(values["score"]), "score": mean, "score_sd": sd}
-        for name in ("routes", "tickets_won", "tickets_lost", "globetrotter"):
+        for name in ("routes", "tickets_won", "tickets_lost", "globetrotter", "longest_path_bonus"):
             row[name] = statistics.fmean(values[name])
         rows.append(row)
     return rows
@@ -270,7 +272,8 @@ def game_rows(facts: Sequence[GameFacts]) -> list[Row]:
                 {"game": f.game, "seed": f.seed, "players": f.players, "seat": seat, "label": f.labels[seat]}
                 | {"agent": f.agents[seat], "score": f.scores[seat], "route_points": f.route_points[seat]}
                 | {"tickets_won": f.ticket_gain[seat], "tickets_lost": f.ticket_loss[seat]}
-                | {"globetrotter": f.globetrotter[seat], "win_share": f.win_shares[seat], "turns": f.turns}
+                | {"globetrotter": f.globetrotter[seat], "longest_path_bonus": f.longest_path_bonus[seat]}
+                | {"win_share": f.win_shares[seat], "turns": f.turns}
                 | {"actions": f.actions, "decided_by": f.decided_by}
             )
     return rows
