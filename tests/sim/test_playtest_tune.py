@@ -27,7 +27,8 @@ def test_tune_writes_a_variant_the_engine_loads(tmp_path: Path) -> None:
     by_scale = {c["short_scale"]: c for c in candidates if c["stage"] == "common scale"}
     assert [int(p) for p in by_scale["1.0"]["points"].split()] == official
     assert [int(p) for p in by_scale["0.5"]["points"].split()] == [max(1, round(p * 0.5)) for p in official]
-    best = min(candidates, key=lambda c: (float(c["miss"]), float(c["spread"])))
+    best = min(candidates, key=lambda c: (float(c["miss"]), float(c["change"]), float(c["spread"])))
+    assert float(by_scale["1.0"]["change"]) == 0 < float(by_scale["0.5"]["change"])
     variant = load_variant(tmp_path / "tuned-variant.json")
     assert [t.points for t in variant.board.tickets] == [int(p) for p in best["points"].split()]
     assert [c.name for c in variant.board.cities] == [c.name for c in load_board().cities]

@@ -10,11 +10,13 @@ value) and one for the long ones; a ticket is worth ``max(1, round(points × sca
 2. then, from the best, each group's scale in turn multiplied by ``1 / step`` and ``step``, for
    ``--rounds`` rounds, a change kept only when it brings the rates closer to the goal.
 
-A candidate is judged by how far the win rates lie outside the band (summed), then by the largest
-distance from an even share. Every candidate plays the same seeds (common random numbers), so two
-candidates differ by their ticket values, not by their luck. The best is then played again on
-fresh seeds (the validation playtest, a full playtest report), so that the report does not rest on
-the games the search chose it by.
+A candidate is judged by how far the win rates lie outside the band (summed); among candidates
+equally close to the goal (all inside the band, say), the least change to the ticket values wins,
+then the smallest largest distance from an even share: a designer changes no more than the goal
+asks, and the rules as given are kept when they already meet it. Every candidate plays the same
+seeds (common random numbers), so two candidates differ by their ticket values, not by their luck.
+The best is then played again on fresh seeds (the validation playtest, a full playtest report), so
+that the report does not rest on the games the search chose it by.
 
 >>> scaled_points((2, 5, 10, 20), 0.5, 2.0, median=5)
 (1, 2, 20, 40)
@@ -73,10 +75,11 @@ class Candidate:
     rates: tuple[Row, ...]  # win_rates rows
     miss: float  # summed distance of the win rates outside the band
     spread: float  # the largest distance from an even share
+    change: float  # ticket points moved, as a share of all the points: sum |new - old| / sum old
 
     @property
-    def key(self) -> tuple[float, float]:
-        return (round(self.miss, 9), round(self.spread, 9))
+    def key(self) -> tuple[float, float, float]:
+        return (round(self.miss, 9), round(self.change, 9), round(self.spread, 9))
 
 
 def judge(rates: Sequence[Row], tolerance: float) -> tuple[float, float]:
@@ -120,7 +123,8 @@ def search(settings: TuneSettings, on_candidate: Callable[[Candidate], None] | N
         facts = run_playtest(replace(settings.playtest, variant=variant))
         rates = win_rates(facts)
         miss, spread = judge(rates, settings.tolerance)
-        found = Candidate(len(order), stage, short, long, values, tuple(rates), miss, spread)
+        change = sum(abs(new - old) for new, old in zip(values, points, strict=True)) / sum(points)
+        found = Candidate(len(order), stage, short, long, values, tuple(rates), miss, spread, change)
         tried[values] = found
         order.append(found)
         if on_candidate is not None:
@@ -150,7 +154,7 @@ def candidate_rows(candidates: Sequence[Candidate]) -> list[Row]:
     """One row per candidate: its scales, how it was judged, each win rate (``2p label``) and its ticket values."""
     return [
         {"candidate": c.index, "stage": c.stage, "short_scale": c.short, "long_scale": c.long}
-        | {"miss": c.miss, "spread": c.spread}
+        | {"miss": c.miss, "change": c.change, "spread": c.spread}
         | {f"{r['players']}p {r['label']}": r["win_rate"] for r in c.rates}
         | {"points": " ".join(map(str, c.points))}
         for c in candidates
@@ -195,9 +199,17 @@ def render_tune(
     band = settings.tolerance
     met = all(abs(r["win_rate"] - r["even_share"]) <= band for r in validation)
     inside = all(r["low"] <= r["even_share"] + band and r["high"] >= r["even_share"] - band for r in validation)
-    verdict = (
-        '<b class="good">met</b>' if met else '<b class="bad">not met</b>'
-    ) + f" on the validation games ({'every' if inside else 'not every'} 95% interval reaches the band)"
+    if met:
+        verdict = '<b class="good">met</b>: every win rate of the validation games lies in the band'
+    elif inside:
+        verdict = (
+            '<b class="bad">not met</b> by the win rates of the validation games, though every 95% interval '
+            "reaches the band: more games per candidate (--games) would tell"
+        )
+    else:
+        verdict = '<b class="bad">not met</b>: a 95% interval of the validation games lies wholly outside the band'
+    if best.points == tuple(original):
+        verdict += "; the rules as given were the best candidate, and the written variant keeps them"
     goal = (
         f"every participant's win rate within ±{settings.tolerance:g} of an even share at "
         f"{' and '.join(map(str, settings.playtest.players))} players"
@@ -220,8 +232,9 @@ def render_tune(
         + "</section><section><h2>Every candidate tried</h2>"
         + image(_progress_figure(candidates, settings.tolerance), "win rates per candidate")
         + table([{k: v for k, v in r.items() if k != "points"} for r in candidate_rows(candidates)])
-        + '<p class="note">miss: how far the win rates lie outside the band, summed; spread: the largest '
-        "distance from an even share. Candidates share their seeds.</p></section></main></body></html>\n"
+        + '<p class="note">miss: how far the win rates lie outside the band, summed; change: ticket points moved '
+        "as a share of all points; spread: the largest distance from an even share. Candidates share their "
+        "seeds.</p></section></main></body></html>\n"
     )
 
 
