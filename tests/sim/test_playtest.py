@@ -258,19 +258,8 @@ def test_out_is_a_file(tmp_path: Path) -> None:
 
 def test_custom_board_variant(tmp_path: Path) -> None:
     variant = Path(__file__).resolve().parents[2] / "examples" / "variants" / "small-board.toml"
-    code, _, stderr = run_cli(
-        [
-            "playtest",
-            "--agents",
-            "random,route_focus",
-            "--games",
-            "2",
-            "--variant",
-            str(variant),
-            "--out",
-            str(tmp_path),
-        ]
-    )
+    argv = ["playtest", "--agents", "random,route_focus", "--games", "2", "--variant", str(variant), "--all-records"]
+    code, _, stderr = run_cli([*argv, "--out", str(tmp_path)])
     assert code == 0, stderr
     board = load_variant(variant).board
     assert [r["city"] for r in read_csv(tmp_path / "cities.csv")] == [c.name for c in board.cities]
@@ -283,6 +272,11 @@ def test_custom_board_variant(tmp_path: Path) -> None:
         parts = ("route_points", "tickets_won", "globetrotter", "longest_path_bonus")
         assert int(seat["score"]) == sum(int(seat[p]) for p in parts) - int(seat["tickets_lost"])
     assert any(int(seat["longest_path_bonus"]) == 5 for seat in seats)
+    assert len(list((tmp_path / "records").glob("game-*.json"))) == 2
+    for path in (tmp_path / "records").glob("game-*.json"):  # the records replay under the variant they name
+        final = GameRecord.load(path).replay()
+        assert final.is_over and final.variant.name == "small-board"
+    assert load_variant(tmp_path / "variant.json") == load_variant(variant)
 
 
 def test_process_pool_plays_the_same_games(tmp_path: Path) -> None:
