@@ -8,7 +8,8 @@ value) and one for the long ones; a ticket is worth ``max(1, round(points × sca
 
 1. one common scale for every ticket, tried over a grid (``--scales``; 1.0 is the rules as given);
 2. then, from the best, each group's scale in turn multiplied by ``1 / step`` and ``step``, for
-   ``--rounds`` rounds, a change kept only when it brings the rates closer to the goal.
+   ``--rounds`` rounds, a change kept only when it brings the rates closer to the goal (no round
+   at all when the rules as given already meet it).
 
 A candidate is judged by how far the win rates lie outside the band (summed); among candidates
 equally close to the goal (all inside the band, say), the least change to the ticket values wins,
@@ -133,6 +134,8 @@ def search(settings: TuneSettings, on_candidate: Callable[[Candidate], None] | N
 
     best = min((evaluate("common scale", s, s) for s in settings.scales), key=lambda c: c.key)
     for _ in range(settings.rounds):
+        if best.miss == 0 and best.change == 0:
+            break  # the rules as given meet the goal: nothing can beat them
         improved = False
         for group in ("short", "long"):
             for factor in (1 / settings.step, settings.step):
@@ -141,7 +144,7 @@ def search(settings: TuneSettings, on_candidate: Callable[[Candidate], None] | N
                 found = evaluate(f"{group} tickets × {factor:.3g}", short, long)
                 if found.key < best.key:
                     best, improved = found, True
-        if not improved or (best.miss == 0 and best.spread <= settings.tolerance / 2):
+        if not improved:
             break
     return order
 
