@@ -99,7 +99,7 @@ class _Page:
         return image(data, alt)
 
 
-def _pivot_special(rows: Sequence[Row], counts: Sequence[int]) -> list[Row]:
+def _pivot_special(rows: Sequence[Row]) -> list[Row]:
     """The tunnel, ferry and locomotive counts with one pair of columns per player count."""
     out: dict[str, Row] = {}
     for r in rows:
@@ -239,7 +239,7 @@ def render_report(
     page.section(
         "special",
         "Tunnels, ferries and locomotives",
-        table(_pivot_special(tables.special_routes, counts)),
+        table(_pivot_special(tables.special_routes)),
         '<p class="note">Tunnel attempts = free (no extra card asked) + paid + declined. Ferry substitutes: groups '
         "of 3 cards standing in for a locomotive or a space. Locomotives spent include tunnel extras.</p>",
     )
