@@ -19,6 +19,9 @@ The last line is ``games_per_second <median of the runs>``.
 play (``ai.base.play_game``: a view per decision, every action checked; Route Focus gets views
 without the log and the legal actions as an engine ``LegalSequence``), default 100 games per
 run; there the agents' thinking is part of the time.
+
+``--variant FILE`` plays the games under a rule variant or on a custom board (see
+docs/variants.md), e.g. ``--variant examples/variants/small-board.toml``.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ if _SRC.is_dir() and str(_SRC) not in sys.path:
     sys.path.insert(0, str(_SRC))
 
 from ttr_nordic.engine import GameState  # noqa: E402
+from ttr_nordic.engine.variant import Variant, VariantError, load_variant  # noqa: E402
 
 
 class RunResult(NamedTuple):
@@ -56,7 +60,7 @@ class RunResult(NamedTuple):
         return 1e6 * self.listing_seconds / self.listings
 
 
-def run_games(seeds: range, players: int) -> RunResult:
+def run_games(seeds: range, players: int, variant: Variant | None = None) -> RunResult:
     """Play one random game per seed and time them."""
     perf = time.perf_counter
     listing = 0.0
@@ -64,7 +68,7 @@ def run_games(seeds: range, players: int) -> RunResult:
     actions = 0
     start = perf()
     for seed in seeds:
-        state = GameState.new(players=players, seed=seed)
+        state = GameState.new(players=players, seed=seed, variant=variant)
         choose = random.Random(seed).choice
         apply = state.apply_unchecked
         legal_action_list = state.legal_action_list
@@ -78,7 +82,7 @@ def run_games(seeds: range, players: int) -> RunResult:
     return RunResult(perf() - start, listing, listings, actions, len(seeds))
 
 
-def run_route_focus_games(seeds: range, players: int) -> RunResult:
+def run_route_focus_games(seeds: range, players: int, variant: Variant | None = None) -> RunResult:
     """Play one Route Focus game per seed as tournaments do, and time them."""
     # Imported here: the random-play figure needs only the engine.
     from ttr_nordic.ai.base import play_game
@@ -89,7 +93,7 @@ def run_route_focus_games(seeds: range, players: int) -> RunResult:
     start = perf()
     for seed in seeds:
         agents = [RouteFocusAgent(seed=seed * players + seat) for seat in range(players)]
-        actions += len(play_game(agents, seed=seed).history)
+        actions += len(play_game(agents, seed=seed, variant=variant).history)
     # The listings are not timed apart here (the agents' time is in the total).
     return RunResult(perf() - start, 0.0, 0, actions, len(seeds))
 
@@ -108,7 +112,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-freeze", action="store_true", help="leave the garbage collector alone (no gc.freeze() between runs)"
     )
+    parser.add_argument("--variant", metavar="FILE", help="a variant file (.toml or .json): its rules and board")
     args = parser.parse_args(argv)
+    variant = None
+    if args.variant is not None:
+        try:
+            variant = load_variant(args.variant)
+            variant.check_players(args.players)
+        except VariantError as exc:
+            parser.error(str(exc))
     if args.games is None:
         args.games = 1000 if args.policy == "random" else 100
     if args.games < 1 or args.runs < 1:
@@ -119,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         "one process "
         f"(Python {platform.python_version()}, {platform.machine()}, "
         f"{'no gc.freeze' if args.no_freeze else 'gc.freeze() before each run'})"
+        + ("" if variant is None else f", variant {variant.name}")
     )
     run = run_games if args.policy == "random" else run_route_focus_games
     results = []
@@ -128,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             gc.freeze()
         # Every run plays games never played before in this process.
         seeds = range(index * args.games, (index + 1) * args.games)
-        result = run(seeds, args.players)
+        result = run(seeds, args.players, variant)
         results.append(result)
         label = "  (first run: the claim cache starts empty)" if index == 0 else ""
         if result.listings:

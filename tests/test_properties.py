@@ -77,6 +77,7 @@ MAX_ACTIONS = 1500
 # Everything a view may contain. A new field must be checked for leaks before it is added here.
 VIEW_FIELDS = {
     "board",
+    "variant",  # the rules in force, public (a frozen Variant holding the board)
     "player",
     "num_players",
     "first_player",

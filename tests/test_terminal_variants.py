@@ -92,3 +92,20 @@ def test_the_map_places_cities_by_their_positions() -> None:
     nordic = board_map(GameState.new(seed=1).board, [-1] * 81)
     assert len(nordic) == 32 and all(len(line) <= 96 for line in nordic)
     assert sum(line.count(label) for line in nordic for label in ("Osl", "Hel", "Mur")) == 3
+
+
+def test_a_replay_of_a_custom_board_game_draws_its_map(tmp_path: Path) -> None:
+    variant = load_variant(EXAMPLES / "small-board.toml")
+    game = GameState.new(players=2, seed=8, variant=variant)
+    choose = random.Random(8).choice
+    while not game.is_over:
+        game.apply(choose(game.legal_action_list()))
+    path = tmp_path / "small.json"
+    game.record().save(path)
+    script = Script(["e", "m", "q"])
+    assert run(["replay", str(path), "--no-color"], script.io()) == 0, script.err.getvalue()
+    text = script.text
+    assert "=== Map ===" in text and "Hal Hal" in text
+    owned = {str(owner + 1) for owner in game.route_owner if owner >= 0}
+    map_text = text[text.index("=== Map ===") :]
+    assert all(mark in map_text for mark in owned)  # the claimed routes are drawn with seat numbers

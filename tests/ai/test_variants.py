@@ -15,7 +15,7 @@ from ttr_nordic.ai.base import Agent, play_game
 from ttr_nordic.ai.expert import RolloutSearchAgent
 from ttr_nordic.ai.mcts import HeuristicAgent, MCTSAgent, PairedSearchAgent
 from ttr_nordic.ai.registry import AGENTS, TURN_SEARCH_SETTINGS
-from ttr_nordic.engine.variant import Variant, load_variant
+from ttr_nordic.engine.variant import Variant, load_variant, variant_from_toml
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
 
@@ -52,6 +52,11 @@ def _variants() -> dict[str, Variant]:
     return {
         "small-board": load_variant(EXAMPLES / "small-board.toml"),
         "short-game": load_variant(EXAMPLES / "short-game.toml"),
+        # More face-up slots than the official five, bigger ticket draws, a longer tunnel reveal.
+        "wide-display": variant_from_toml(
+            'name = "wide-display"\n[trains]\nper_player = 20\n[cards]\nface_up = 7\nlocomotive_flush = true\n'
+            "[tickets]\ndrawn = 4\nkept = 2\n[claims]\ntunnel_reveal = 4\nferry_substitution = 4\n"
+        ),
     }
 
 
@@ -76,6 +81,11 @@ def test_every_agent_plays_a_custom_board_to_the_end(name: str, players: int) ->
     # The agent in every seat but one, the baseline Route Focus beside it.
     names = [name] + ["route_focus"] * (players - 1)
     _check_finished(VARIANTS["small-board"], players, names, seed=11 + players)
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_every_agent_plays_seven_face_up_cards_and_bigger_ticket_draws(name: str) -> None:
+    _check_finished(VARIANTS["wide-display"], 2, [name, "route_focus"], seed=5)
 
 
 @pytest.mark.parametrize("players", [2, 3])

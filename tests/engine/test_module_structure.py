@@ -163,6 +163,8 @@ def test_the_state_module_sits_on_top() -> None:
     assert [module for module, deps in graph.items() if "state" in deps] == []
     assert not {"view", "record", "scoring", "state"} & graph["legal"]
     assert not {"legal", "view", "record", "scoring", "state"} & graph["transitions"]
+    # The rules in force are data below the game: a variant knows the board and the actions only.
+    assert graph["variant"] <= {"actions", "board", "cards"}
 
 
 def test_the_engine_imports_only_the_standard_library() -> None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ttr_nordic.engine import Claim, GameConfig, GameRecord, GameState, RecordError
+from ttr_nordic.engine import Claim, GameConfig, GameRecord, GameState, IllegalActionError, RecordError
 from ttr_nordic.engine.actions import FACE_UP_DRAWS
 from ttr_nordic.engine.board import board_to_dict, load_board
 from ttr_nordic.engine.cards import LOCOMOTIVE, parse_cards
@@ -413,3 +414,68 @@ def test_a_board_round_trips_through_its_dict() -> None:
     board = load_board()
     data = board_to_dict(board)
     assert Variant.from_dict({"name": "same", "board": data}).board == board
+
+
+def test_a_variant_pickles_to_the_same_board_object() -> None:
+    # Process pools send configs by pickle: the board comes back as the one already known, so
+    # the engine's per-board tables are not built again for every game.
+    variant = load_variant(EXAMPLES / "small-board.toml")
+    config = pickle.loads(pickle.dumps(GameConfig(3, 7, None, variant)))
+    assert config.variant == variant and config.variant.board is variant.board
+    assert pickle.loads(pickle.dumps(OFFICIAL)).board is load_board()
+    game = GameState.from_config(config)
+    assert _play(game, 7).record().replay().result() == game.result()
+
+
+def test_phase_texts_give_the_variant_numbers() -> None:
+    variant = variant_from_toml('name = "p"\n[tickets]\ninitial_dealt = 4\ninitial_kept = 3\n')
+    assert Phase.INITIAL_TICKETS.text(variant) == "choose initial tickets (keep at least 3)"
+    assert Phase.INITIAL_TICKETS.text() == Phase.INITIAL_TICKETS.value  # the official text
+    game = GameState.new(players=2, seed=1, variant=variant)
+    assert game.rejection(FACE_UP_DRAWS[0]) is not None
+    with pytest.raises(IllegalActionError, match=r"now: choose initial tickets \(keep at least 3\)"):
+        game.apply(FACE_UP_DRAWS[0])
+
+
+JUNK: list[Any] = [None, "x", "", -1, 0, 1, 10**30, 1.5, float("nan"), True, [], {}, [1], {"a": 1}, "Ada", "R01"]
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = []
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else []
+    for key, value in items:
+        found.append((*prefix, key))
+        found += _paths(value, (*prefix, key))
+    return found
+
+
+def test_any_damaged_variant_gives_a_one_line_variant_error_or_a_playable_game() -> None:
+    # Random damage anywhere in a valid variant (a value replaced by junk, or a key removed):
+    # a VariantError of one line, or a variant whose games play to the end. Never another error.
+    base = load_variant(EXAMPLES / "small-board.toml").to_dict()
+    paths = _paths(base)
+    rng = random.Random(5)
+    loaded = 0
+    for trial in range(400):
+        data = json.loads(json.dumps(base))
+        for _ in range(rng.randint(1, 2)):
+            *parents, last = rng.choice(paths)
+            try:
+                holder = data
+                for key in parents:
+                    holder = holder[key]
+                if isinstance(holder, dict) and rng.random() < 0.15:
+                    del holder[last]
+                else:
+                    holder[last] = rng.choice(JUNK)
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier change removed or replaced a parent
+        try:
+            variant = Variant.from_dict(data)
+            game = GameState.new(players=2, seed=trial, variant=variant)
+        except VariantError as exc:
+            assert "\n" not in str(exc) and exc.field is not None
+            continue
+        loaded += 1
+        _play(game, trial)
+    assert 0 < loaded < 400

@@ -49,6 +49,20 @@ class Phase(Enum):
     TUNNEL_EXTRA = "pay the tunnel's extra cards or decline"
     GAME_OVER = "the game is over"
 
+    def text(self, variant: Variant = OFFICIAL) -> str:
+        """The phase in words with ``variant``'s numbers (the value is the official rules' text).
+
+        >>> from ttr_nordic.engine.variant import variant_from_toml
+        >>> Phase.KEEP_TICKETS.text(variant_from_toml('name = "v"\\n[tickets]\\nkept = 2\\n'))
+        'keep at least 2 of the drawn tickets'
+        """
+        if self is Phase.INITIAL_TICKETS:
+            return f"choose initial tickets (keep at least {variant.initial_tickets_kept})"
+        if self is Phase.KEEP_TICKETS:
+            return f"keep at least {variant.tickets_kept} of the drawn tickets"
+        text: str = self.value
+        return text
+
 
 class Decision(NamedTuple):
     """Whose decision it is and of what kind; ``player`` is -1 once the game is over."""

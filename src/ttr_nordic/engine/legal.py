@@ -340,26 +340,26 @@ class GameRules(GameCore):
             if phase is not Phase.KEEP_TICKETS and phase is not Phase.INITIAL_TICKETS:
                 if phase is Phase.CHOOSE_ACTION:
                     raise IllegalActionError(Reason.INVALID_TICKET_CHOICE, "no tickets are on offer")
-                raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.value}")
+                raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.text(self.variant)}")
             self._check_keep(action, phase)
             return
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
-            raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.value}")
+            raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.text(self.variant)}")
         if isinstance(action, (PayTunnelExtra, DeclineTunnel)):
             if phase is not Phase.TUNNEL_EXTRA:
                 if phase is Phase.CHOOSE_ACTION:
                     raise IllegalActionError(Reason.INVALID_TUNNEL_EXTRA, "no tunnel claim is being resolved")
-                raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.value}")
+                raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.text(self.variant)}")
             if isinstance(action, PayTunnelExtra):
                 self._check_tunnel_extra(action)
             return
         if phase is Phase.TUNNEL_EXTRA:
-            raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.value}")
+            raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.text(self.variant)}")
         if isinstance(action, (DrawFaceUp, DrawBlind)):
             self._check_draw(action)
             return
         if phase is Phase.SECOND_CARD:
-            raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.value}")
+            raise IllegalActionError(Reason.ACTION_IN_PROGRESS, f"now: {phase.text(self.variant)}")
         if isinstance(action, DrawTickets):
             if not self.ticket_deck:
                 raise IllegalActionError(Reason.TICKET_DECK_EMPTY)

@@ -17,8 +17,8 @@ choose an action, second card, keep tickets, tunnel extra payment, game over).
 
 The engine's modules depend on one another in one direction only::
 
-    cards, errors → board → actions → payments → core → claims → transitions
-      → legal → scoring → view → record → state
+    cards, errors → board → actions → variant → payments → core → claims
+      → transitions → legal → scoring → view → record → state
 
 :mod:`.core` holds the plain types (phases, decisions, config, log entries),
 :mod:`.transitions` the fields, setup and state changes, :mod:`.legal` the legal

@@ -93,6 +93,17 @@ class Variant:
     ferry_substitution: int = FERRY_GROUP
     board: Board = field(default_factory=load_board, compare=True, repr=False)
 
+    def __post_init__(self) -> None:
+        # One Board object per distinct board (the engine keeps its per-board tables by the
+        # board's identity): an equal board built again, or unpickled, is swapped for the first.
+        board = self.board
+        if board is not load_board():
+            object.__setattr__(self, "board", _interned(board))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__ (pickle would skip __post_init__ and its interning).
+        return (_rebuild, (tuple((f.name, getattr(self, f.name)) for f in fields(self)),))
+
     @property
     def points_by_length(self) -> dict[int, int]:
         """The route scoring table as a dict (length -> points)."""
@@ -104,7 +115,15 @@ class Variant:
         return _rules_of(self) == _rules_of(OFFICIAL) and self.board == OFFICIAL.board
 
     def check_players(self, players: int) -> None:
-        """Raise :class:`VariantError` if a game of ``players`` cannot be dealt under this variant."""
+        """Raise :class:`VariantError` if a game of ``players`` cannot be dealt under this variant.
+
+        >>> import dataclasses
+        >>> try:
+        ...     dataclasses.replace(OFFICIAL, name="v", initial_tickets_dealt=16).check_players(3)
+        ... except VariantError as exc:
+        ...     print(exc.detail)
+        46 tickets are too few to deal 16 to each of 3 players
+        """
         tickets = len(self.board.tickets)
         if players * self.initial_tickets_dealt > tickets:
             raise VariantError(
@@ -143,8 +162,15 @@ class Variant:
 
         ``source`` names where the data came from in error messages; ``base_dir`` is where a
         ``board.file`` path is looked up (the variant file's folder).
+
+        >>> Variant.from_dict({"name": "quick", "trains": {"per_player": 20}}).trains_per_player
+        20
         """
         return _parse(data, source, base_dir, _LineIndex.empty())
+
+
+def _rebuild(items: tuple[tuple[str, Any], ...]) -> Variant:
+    return Variant(**dict(items))
 
 
 def _rules_of(variant: Variant) -> tuple[object, ...]:
@@ -503,7 +529,7 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         for end in ("a", "b"):
             if end not in route:
                 raise read.error(here, "a route needs cities 'a' and 'b', a length and a color")
-            if route[end] not in names:
+            if not isinstance(route[end], str) or route[end] not in names:
                 raise read.error((*here, end), f"unknown city {_show(route[end])}")
         if route["a"] == route["b"]:
             raise read.error((*here, "b"), "a route joins two different cities")
@@ -512,10 +538,10 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         length = read.integer(route["length"], (*here, "length"), 1, 50)
         if length not in points:
             raise read.error((*here, "length"), f"no points for length {length} in scoring.route_points")
-        if route["color"] not in _COLOR_NAMES:
+        if not isinstance(route["color"], str) or route["color"] not in _COLOR_NAMES:
             raise read.error((*here, "color"), f"unknown color {_show(route['color'])} (use {', '.join(_COLOR_NAMES)})")
         kind_name = route.get("kind", "regular")
-        if kind_name not in _KINDS:
+        if not isinstance(kind_name, str) or kind_name not in _KINDS:
             raise read.error((*here, "kind"), f"unknown kind {_show(kind_name)}: use regular, ferry, tunnel or special")
         kind = _KINDS[kind_name]
         locos = route.get("ferry_locomotives", 0)
@@ -556,7 +582,7 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         for end in ("a", "b"):
             if end not in ticket:
                 raise read.error(here, "a ticket needs cities 'a' and 'b' and points")
-            if ticket[end] not in names:
+            if not isinstance(ticket[end], str) or ticket[end] not in names:
                 raise read.error((*here, end), f"unknown city {_show(ticket[end])}")
         if ticket["a"] == ticket["b"]:
             raise read.error((*here, "b"), "a ticket joins two different cities")
@@ -571,7 +597,7 @@ def _check_board(read: _Reader, data: Any, path: Path_, points: dict[int, int], 
         board = parse_board(data, points, group, SPECIAL_GROUP)
     except BoardDataError as exc:
         raise read.error(path, str(exc)) from exc
-    return _interned(board)
+    return board
 
 
 # One Board object per distinct board: the engine keeps its per-board tables by identity.
@@ -579,6 +605,9 @@ _BOARDS: dict[Board, Board] = {}
 
 
 def _interned(board: Board) -> Board:
+    official = load_board()
+    if board is official or board == official:
+        return official
     if len(_BOARDS) > 64:
         _BOARDS.clear()
     return _BOARDS.setdefault(board, board)
@@ -598,7 +627,11 @@ def variant_from_toml(text: str, source: str = "", base_dir: Path | None = None)
 
 
 def variant_from_json(text: str, source: str = "", base_dir: Path | None = None) -> Variant:
-    """A variant from JSON text (``source`` names it in errors)."""
+    """A variant from JSON text (``source`` names it in errors).
+
+    >>> variant_from_json('{"name": "j", "cards": {"face_up": 6}}').face_up_cards
+    6
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -38,6 +38,7 @@ from ..engine import (
 from ..engine.board import load_board
 from ..engine.cards import describe_cards
 from ..engine.scoring import connected_components
+from ..engine.variant import Variant
 
 JSON = dict[str, Any]
 
@@ -232,6 +233,7 @@ def board_json(board: Board, name: str = "Nordic Countries") -> JSON:
                 "ferry_locomotives": r.ferry_locomotives,
                 "twin": r.twin,
                 "points": r.points,
+                "group": r.group,
             }
             for r in board.routes
         ],
@@ -251,8 +253,9 @@ def serialize_log_entry(entry: PublicLogEntry) -> JSON:
 
 
 def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
-    """``view`` as a JSON-safe dict: one key per :class:`PlayerView` field (plus ``is_my_turn``,
-    ``phase_text`` and ``claimed_routes``, which are computed from the view alone).
+    """``view`` as a JSON-safe dict: one key per :class:`PlayerView` field but the board (plus
+    ``is_my_turn``, ``phase_text`` and ``claimed_routes``, which are computed from the view alone);
+    ``variant`` holds the rules in force (name and numbers).
 
     With ``log_start`` the ``log`` holds only the entries from that index on (a client that
     has the first ``log_start`` entries of this view's log adds them; see the protocol).
@@ -266,7 +269,7 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
         "first_player": view.first_player,
         "current": view.current,
         "phase": view.phase.name,
-        "phase_text": view.phase.value,
+        "phase_text": view.phase.text(view.variant),
         "is_my_turn": view.is_my_turn,
         "turn": view.turn,
         "display": [_card(c) for c in view.display],
@@ -294,7 +297,25 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
             None if view.all_tickets is None else [[pieces.ticket(t) for t in seat] for seat in view.all_tickets]
         ),
         "result": None if view.result is None else serialize_result(board, view.result),
+        "variant": _variant_rules(view.variant),
     }
+
+
+# The rules of each variant met, as JSON (by identity: hashing a variant hashes its board).
+_VARIANT_RULES: dict[int, tuple[Variant, JSON]] = {}
+
+
+def _variant_rules(variant: Variant) -> JSON:
+    """The variant's name and rule numbers as in its file (the board is sent apart, see
+    :func:`board_json`). Shared between messages: treat it as read-only."""
+    cached = _VARIANT_RULES.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        data = variant.to_dict()
+        data.pop("board", None)
+        if len(_VARIANT_RULES) >= 64:
+            _VARIANT_RULES.clear()
+        cached = _VARIANT_RULES[id(variant)] = (variant, data)
+    return cached[1]
 
 
 def action_label(board: Board, action: Action) -> str:

@@ -203,14 +203,14 @@ class GameSession:
         claims = [a for a in legal if isinstance(a, Claim)]
         name = self.seats[view.player].name
         if show:
-            self._show_menu(f"{name}: {view.phase.value}", entries)
+            self._show_menu(f"{name}: {view.phase.text(view.variant)}", entries)
         prompt = f"{name} [1-{len(entries)}]> "
         while True:
             line = self.io.ask(prompt)
             handled = self._common(line, view, legal, len(entries))
             if handled:
                 if handled == "menu":
-                    self._show_menu(f"{name}: {view.phase.value}", entries)
+                    self._show_menu(f"{name}: {view.phase.text(view.variant)}", entries)
                 continue
             target: MenuTarget | None = None
             if line.isdigit():
@@ -227,7 +227,7 @@ class GameSession:
             if target == _CLAIM_MENU:
                 choice = self._claim_menu(view, claims)
                 if choice is None:
-                    self._show_menu(f"{name}: {view.phase.value}", entries)
+                    self._show_menu(f"{name}: {view.phase.text(view.variant)}", entries)
                     continue
                 return choice
             if target is not None and not isinstance(target, str):
@@ -378,7 +378,7 @@ class GameSession:
         minimum = min((len(a.tickets) for a in keeps), default=0)
 
         def show() -> None:
-            self.io.say(self.io.paint(f"{name}: {view.phase.value}", "bold"))
+            self.io.say(self.io.paint(f"{name}: {view.phase.text(view.variant)}", "bold"))
             width = max(len(board.tickets[t].name) for t in offer) if offer else 0
             for number, ticket_id in enumerate(offer, 1):
                 ticket = board.tickets[ticket_id]

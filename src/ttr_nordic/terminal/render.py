@@ -81,7 +81,7 @@ def kind_text(route: Route) -> str:
     if route.kind is RouteKind.TUNNEL:
         return "tunnel"
     if route.kind is RouteKind.SPECIAL:
-        return "special (4 cards pay 1 space)"
+        return f"special ({route.group} cards pay 1 space)"
     return ""
 
 
@@ -249,7 +249,7 @@ class Renderer:
         if view.phase.name == "GAME_OVER":
             return self.heading(f"Round {self.round_of(view, view.turn - 1)} · game over")
         who = self.names[view.current]
-        return self.heading(f"Round {self.round_of(view, view.turn)} · {who}: {view.phase.value}")
+        return self.heading(f"Round {self.round_of(view, view.turn)} · {who}: {view.phase.text(view.variant)}")
 
     def status(self, view: PlayerView, recent: int = 6, label: str = "Your") -> list[str]:
         """The whole board as ``view.player`` sees it."""

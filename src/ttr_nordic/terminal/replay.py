@@ -19,7 +19,8 @@ REPLAY_HELP: Final = """\
 Enter      next move            b      previous move
 N          go to move N (0 = the setup, before the first move)
 e          go to the end        q      quit
-k          key moments (a finished game: the largest swings of the win chances)"""
+k          key moments (a finished game: the largest swings of the win chances)
+m          a map of the board at this move, drawn from the city positions"""
 
 #: Blocks of a text sparkline, lowest to highest.
 SPARKS: Final = "▁▂▃▄▅▆▇█"
@@ -197,6 +198,10 @@ class Replayer:
                 position = self.moves
             elif low in ("k", "key", "moments"):
                 self.io.lines(self.moment_lines())
+                continue
+            elif low in ("m", "map"):
+                state = self.states[position]
+                self.io.lines(self.render.board_map(state.view(self.viewer or 0)))
                 continue
             elif low.isdigit():
                 if int(low) > self.moves:

@@ -13,7 +13,7 @@ const DURATION = { normal: 650, fast: 220 };
  */
 export function drawKind(entry) {
   const notation = entry.notation || "";
-  if (/^F[1-5]$/.test(notation)) return { from: "slot", slot: Number(notation.slice(1)), card: entry.card };
+  if (/^F[1-9]$/.test(notation)) return { from: "slot", slot: Number(notation.slice(1)), card: entry.card };
   if (notation === "T") return { from: "tickets" };
   // The engine hides which card another player drew blind: no notation, only the line.
   if (notation === "B" || (!notation && / drew (a card|.+) from the deck$/.test(entry.text))) return { from: "deck" };

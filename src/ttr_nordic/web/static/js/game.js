@@ -58,7 +58,7 @@ export async function gamePage(app, gameId, token) {
     const r = board.routes[id];
     const owner = msg.view.route_owner[id];
     const kind = r.kind === "tunnel" ? "tunnel" : r.ferry_locomotives
-      ? `ferry, ${plural(r.ferry_locomotives, "locomotive")}` : r.length === 9 ? "special: any 4 cards pay 1 space" : "";
+      ? `ferry, ${plural(r.ferry_locomotives, "locomotive")}` : r.kind === "special" ? `special: any ${r.group} cards pay 1 space` : "";
     const pays = claimsFor(r.code);
     tip.replaceChildren(...[
       el("strong", { text: r.name }),
@@ -282,7 +282,7 @@ export async function gamePage(app, gameId, token) {
     hintBox.replaceChildren(el("strong", { text: "The expert would: " }), entry ? entry.label : hint.action);
     const action = hint.action;
     if (action.startsWith("C ")) map.setClass("hint", [routeByCode.get(action.split(" ")[1]).id]);
-    const target = /^F[1-5]$/.test(action) ? document.querySelector(`button.faceup[data-slot="${action.slice(1)}"]`)
+    const target = /^F[1-9]$/.test(action) ? document.querySelector(`button.faceup[data-slot="${action.slice(1)}"]`)
       : action === "B" ? document.getElementById("deck") : action === "T" ? document.getElementById("draw-tickets") : null;
     if (target) target.classList.add("hinted");
   }
@@ -626,8 +626,10 @@ export async function gamePage(app, gameId, token) {
       const confirm = el("button", { type: "button", class: "primary", id: "claim-confirm", text: "Claim",
         onclick: () => { const c = options.querySelector("input:checked"); if (c) { closeDialog(); send(c.value); } } });
       const cancel = el("button", { type: "button", id: "claim-cancel", text: "Cancel", onclick: closeDialog });
-      const kind = r.kind === "tunnel" ? " — tunnel: 3 cards will be revealed, matching ones cost extra" :
-        r.ferry_locomotives ? ` — ferry: ${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""} (or 3 cards each)` : "";
+      // The numbers of the rules in force (a variant may change the reveal and the ferry's groups).
+      const reveal = msg.view.variant.claims.tunnel_reveal;
+      const kind = r.kind === "tunnel" ? ` — tunnel: ${reveal} cards will be revealed, matching ones cost extra` :
+        r.ferry_locomotives ? ` — ferry: ${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""} (or ${r.group} cards each)` : "";
       const d = dialog(`Claim ${r.name}`, el("div", {},
         el("p", {}, `${r.length} × ${r.color}, ${plural(r.points, "point")}${kind}`),
         el("p", { class: "hint", text: "Choose how to pay:" }), options), [confirm, cancel], { className: "claim-dialog" });
@@ -668,7 +670,8 @@ export async function gamePage(app, gameId, token) {
   const keys = { d: () => act("B"), t: () => act("T"), p: () => act("pass"), c: () => routeSearch(), h: () => askHint(),
     "+": () => zoom.zoomIn(), "=": () => zoom.zoomIn(), "-": () => zoom.zoomOut(), 0: () => zoom.reset(),
     r: () => (rulesOpen() ? closeRules() : openRules()), "?": showShortcuts, Escape: () => closeRules() };
-  for (let slot = 1; slot <= 5; slot++) keys[String(slot)] = () => act(`F${slot}`);
+  // One key per face-up slot (five in the official rules, up to nine in a variant).
+  for (let slot = 1; slot <= 9; slot++) keys[String(slot)] = () => act(`F${slot}`);
   installShortcuts(keys);
   const skip = document.getElementById("skip-link");
   if (skip) { skip.href = "#market"; skip.textContent = "Skip to the cards to draw"; }
