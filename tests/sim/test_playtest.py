@@ -288,3 +288,20 @@ def test_process_pool_plays_the_same_games(tmp_path: Path) -> None:
         assert code == 0, stderr
     assert read_csv(tmp_path / "1" / "games.csv") == read_csv(tmp_path / "2" / "games.csv")
     assert read_csv(tmp_path / "1" / "routes.csv") == read_csv(tmp_path / "2" / "routes.csv")
+
+
+def test_ray_backend_plays_the_same_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ray = pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    argv = ["playtest", "--agents", "random,route_focus", "--games", "4", "-q"]
+    try:
+        code, _, stderr = run_cli([*argv, "--workers", "2", "--backend", "ray", "--out", str(tmp_path / "ray")])
+        assert code == 0, stderr
+        assert not ray.is_initialized()  # the command shut down the instance it started
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+    code, _, stderr = run_cli([*argv, "--out", str(tmp_path / "here")])
+    assert code == 0, stderr
+    assert read_csv(tmp_path / "ray" / "games.csv") == read_csv(tmp_path / "here" / "games.csv")
