@@ -24,6 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .sim.ladder_cli import add_ladder_arguments
 
     add_ladder_arguments(sub.add_parser("ladder", help="rate agents together (resumable) and compare versions"))
+    from .sim.playtest_cli import add_playtest_arguments, add_tune_arguments
+
+    add_playtest_arguments(sub.add_parser("playtest", help="a designer's report on many AI games (or --compare two)"))
+    add_tune_arguments(sub.add_parser("tune", help="search ticket values for balanced play styles"))
     from .server.cli import add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="run the web server (needs the web extra)"))

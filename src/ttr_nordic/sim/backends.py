@@ -10,10 +10,10 @@ from __future__ import annotations
 import importlib
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from .play import TournamentError, play_batch
 from .results import GameRow
@@ -21,6 +21,9 @@ from .schedule import GameSpec
 from .workers import spawn_pool
 
 BACKENDS = ("process", "ray")
+
+#: What a task returns: the rows of its games (play_batch), or another summary of them (a playtest's facts).
+T = TypeVar("T")
 
 
 def auto_batch_size(games: int, workers: int, backend: str) -> int:
@@ -44,23 +47,35 @@ def run_batches(
     work: Sequence[Sequence[GameSpec]], backend: str, workers: int, address: str | None = None
 ) -> Iterator[list[GameRow]]:
     """Play each batch and yield its rows as batches finish (in any order)."""
+    return run_tasks(work, backend, workers, address, play_batch)
+
+
+def run_tasks(
+    work: Sequence[Sequence[GameSpec]],
+    backend: str,
+    workers: int,
+    address: str | None,
+    task: Callable[[list[GameSpec]], T],
+) -> Iterator[T]:
+    """Run ``task`` (a picklable top-level function, such as :func:`play_batch`) on each batch
+    and yield what it returns as batches finish (in any order)."""
     if backend == "process":
         if workers == 1:
             for batch in work:
-                yield play_batch(batch)
+                yield task(list(batch))
         else:
-            yield from _process_pool(work, workers)
+            yield from _process_pool(work, workers, task)
     elif backend == "ray":
-        yield from _ray(work, workers, address)
+        yield from _ray(work, workers, address, task)
     else:
         raise TournamentError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
 
 
-def _process_pool(work: Sequence[Sequence[GameSpec]], workers: int) -> Iterator[list[GameRow]]:
+def _process_pool(work: Sequence[Sequence[GameSpec]], workers: int, task: Callable[[list[GameSpec]], T]) -> Iterator[T]:
     # "spawn" starts clean interpreters: no inherited locks or threads (the progress bar runs one);
     # the workers exit if this process is killed (see workers.spawn_pool).
     with spawn_pool(workers) as pool:
-        pending: set[Future[list[GameRow]]] = {pool.submit(play_batch, list(batch)) for batch in work}
+        pending: set[Future[T]] = {pool.submit(task, list(batch)) for batch in work}
         try:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -85,7 +100,9 @@ def import_ray() -> Any:
         ) from exc
 
 
-def _ray(work: Sequence[Sequence[GameSpec]], workers: int, address: str | None) -> Iterator[list[GameRow]]:
+def _ray(
+    work: Sequence[Sequence[GameSpec]], workers: int, address: str | None, task: Callable[[list[GameSpec]], T]
+) -> Iterator[T]:
     """Ray tasks, one per batch. Uses a running Ray session if there is one; otherwise connects
     to ``address`` (or ``RAY_ADDRESS``), or starts a local instance with ``workers`` CPUs."""
     ray = import_ray()
@@ -99,14 +116,14 @@ def _ray(work: Sequence[Sequence[GameSpec]], workers: int, address: str | None) 
         ray.init(**options)
         started = True
     try:
-        task = ray.remote(num_cpus=1, max_retries=0)(play_batch)
-        pending = [task.remote(list(batch)) for batch in work]
+        remote = ray.remote(num_cpus=1, max_retries=0)(task)
+        pending = [remote.remote(list(batch)) for batch in work]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
                     try:
-                        rows: list[GameRow] = ray.get(ref)
+                        rows: T = ray.get(ref)
                     except TournamentError:
                         raise  # an agent failed: the message names the game
                     except Exception as exc:  # a worker or the cluster failed

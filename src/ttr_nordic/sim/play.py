@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import json
 import statistics
 import time
 from array import array
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 from ..ai.base import Agent, play_game
 from ..ai.registry import make_agent
 from ..engine import Action, PlayerView
+from ..engine.variant import Variant
 from .results import GameRow
 from .schedule import GameSpec
 
@@ -52,7 +55,7 @@ def play_spec(spec: GameSpec) -> GameRow:
             TimedAgent(make_agent(name, seed), times[seat])
             for seat, (name, seed) in enumerate(zip(spec.agents, spec.agent_seeds, strict=True))
         ]
-        state = play_game(agents, seed=spec.seed, first_player=spec.first_player)
+        state = play_game(agents, seed=spec.seed, first_player=spec.first_player, variant=spec_variant(spec.variant))
     except Exception as exc:  # an agent's failure, reported with what reproduces it
         raise TournamentError(
             f"game {spec.game} (seed {spec.seed}, agents {', '.join(spec.labels)}) failed: {type(exc).__name__}: {exc}"
@@ -102,6 +105,13 @@ def play_spec(spec: GameSpec) -> GameRow:
         wall_s=time.perf_counter() - start,
         decision_times=tuple(times),
     )
+
+
+@functools.lru_cache(maxsize=8)
+def spec_variant(text: str) -> Variant | None:
+    """The variant a :class:`GameSpec` carries as JSON (None for the official rules), read once per
+    process: games under one variant then share one board and the engine's tables for it."""
+    return Variant.from_dict(json.loads(text), source="the game's variant") if text else None
 
 
 def play_batch(specs: Sequence[GameSpec]) -> list[GameRow]:

@@ -30,10 +30,13 @@ every seat equally often.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
+
+from ..engine.variant import OFFICIAL, Variant
 
 #: Derived seeds stay below 2**53 so that they survive JSON readers that use doubles.
 SEED_BITS = 53
@@ -132,11 +135,21 @@ class GameSpec:
     labels: tuple[str, ...]
     agent_seeds: tuple[int, ...]
     tournament_seed: int
+    variant: str = ""  # the rules as JSON (Variant.to_dict); empty for the official rules
 
 
-def schedule(names: Sequence[str], players: int, games: int, seed: int) -> list[GameSpec]:
-    """The games of a tournament, in order. Game ``i`` depends only on ``seed``, ``i`` and the lineup."""
+def variant_text(variant: Variant | None) -> str:
+    """A variant as :attr:`GameSpec.variant` carries it: JSON, or empty for the official rules."""
+    return "" if variant is None or variant == OFFICIAL else json.dumps(variant.to_dict(), sort_keys=True)
+
+
+def schedule(
+    names: Sequence[str], players: int, games: int, seed: int, variant: Variant | None = None
+) -> list[GameSpec]:
+    """The games of a tournament, in order. Game ``i`` depends only on ``seed``, ``i``, the lineup
+    and the rules (``variant``, official by default)."""
     entries = make_entries(names)
+    rules = variant_text(variant)
     cycle = seatings(len(entries), players)
     specs = []
     for game in range(games):
@@ -152,6 +165,7 @@ def schedule(names: Sequence[str], players: int, games: int, seed: int) -> list[
                 labels=tuple(entries[e].label for e in seating),
                 agent_seeds=tuple(derive_seed(seed, "agent", game, seat) for seat in range(players)),
                 tournament_seed=seed,
+                variant=rules,
             )
         )
     return specs
