@@ -112,7 +112,8 @@ def test_a_face_up_card_collects_for_a_planned_route() -> None:
     why = explain(game.view(0), parse_action("F1"))
     (reason,) = why.reasons
     assert reason.code == "collects_for" and reason.params["card"] == CARD_NAMES[color] and reason.params["have"] == 1
-    assert reason.params["ticket"] == "Oslo–Helsinki"
+    assert reason.params["ticket"] == "Oslo–Helsinki" and reason.params["need"] > 1
+    assert f"you have 1 of the {reason.params['need']} " in hint_text(why, NAMES)
     assert codes(game, parse_action("F2")) == ["locomotive"]
 
 

@@ -205,7 +205,9 @@ def _draw_reasons(view: PlayerView, action: DrawFaceUp | DrawBlind, tables: Boar
                             "route": board.routes[route].name,
                             "ticket": board.tickets[ticket].name if ticket >= 0 else "",
                             "have": hand[card],
-                            "need": tables.length[route],
+                            # the hand is spent route by route: all held cards of this colour
+                            # are planned, and the deficits say how many more
+                            "need": hand[card] + sum(deficit[card] for deficit in deficits),
                         },
                     )
                 ]
@@ -316,8 +318,8 @@ def _reason_text(reason: Reason, names: Sequence[str]) -> str:
     if code == "last_round":
         return "the last round is on: use your trains while you can"
     if code == "collects_for":
-        on_way = f", on your way for {p['ticket']}" if p["ticket"] else ""
-        return f"you have {p['have']} of the {p['need']} {p['card']} cards {p['route']} needs{on_way}"
+        route = f"{p['route']} for {p['ticket']}" if p["ticket"] else p["route"]
+        return f"you have {p['have']} of the {p['need']} {p['card']} cards your planned routes need ({route})"
     if code == "locomotive":
         return "a locomotive pays for any colour"
     if code == "nothing_fits":

@@ -32,7 +32,7 @@ function reasonText(r, nameOf) {
     case "scores": return `scores ${count(r.points, "point")} for ${count(r.length, "train")}`;
     case "last_round": return "the last round is on: use your trains while you can";
     case "collects_for":
-      return `you have ${r.have} of the ${r.need} ${r.card} cards ${r.route} needs${r.ticket ? `, on your way for ${r.ticket}` : ""}`;
+      return `you have ${r.have} of the ${r.need} ${r.card} cards your planned routes need (${r.ticket ? `${r.route} for ${r.ticket}` : r.route})`;
     case "locomotive": return "a locomotive pays for any colour";
     case "nothing_fits": return "no face-up card fits the routes your tickets need";
     case "cannot_pay_yet": return "you cannot pay for a route that helps a ticket yet";
