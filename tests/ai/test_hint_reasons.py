@@ -185,6 +185,7 @@ def test_a_claim_hint_reads_as_a_sentence() -> None:
     route = planned_routes(game)[0]
     r = game.board.routes[route]
     text = hint_text(explain(game.view(0), paying(game, route)), NAMES)
-    assert text.startswith(f"Claim {r.name} ({r.length} {r.color_name}) with ")
+    shape = f"{r.length} {r.color_name}" + ("" if r.kind.value == "regular" else f" {r.kind.value}")
+    assert text.startswith(f"Claim {r.name} ({shape}) with ")
     assert text.endswith("it lies on your way for Oslo–Helsinki.")
     assert isinstance(explain(game.view(0), paying(game, route)), Explanation)

@@ -19,9 +19,9 @@ NAMES = ["Ola", "Kari", "Nils"]
 
 
 def explanations() -> list[dict[str, object]]:
-    """Explanations of Route Focus moves in a two- and a three-player game: one per reason code
-    and move kind met."""
-    seen: dict[tuple[str, str], dict[str, object]] = {}
+    """Explanations of Route Focus moves in a two- and a three-player game: one per reason code,
+    move kind and route type met."""
+    seen: dict[tuple[str, str, str], dict[str, object]] = {}
     for players, seed in ((2, 1), (3, 2)):
         game = GameState.new(players=players, seed=seed)
         agents = [make_agent("route_focus", seed + p) for p in range(players)]
@@ -31,7 +31,7 @@ def explanations() -> list[dict[str, object]]:
             action = agents[p].choose(view, game.legal_action_list())
             why = explain(view, action)
             for reason in why.reasons:
-                key = (reason.code, str(why.move["kind"]))
+                key = (reason.code, str(why.move["kind"]), str(why.move.get("type", "")))
                 if key not in seen:
                     seen[key] = {"why": why.as_json(), "text": hint_text(why, NAMES)}
             game.apply(action, p)

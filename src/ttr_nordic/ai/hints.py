@@ -107,6 +107,7 @@ def _move(view: PlayerView, action: Action) -> dict[str, Param]:
             "route": route.name,
             "length": route.length,
             "color": route.color_name,
+            "type": route.kind.value,  # regular, ferry, tunnel or special
             "cards": card_pairs(action.payment),
         }
     if isinstance(action, DrawFaceUp):
@@ -280,7 +281,10 @@ def cards_words(pairs: Sequence[Sequence[str | int]]) -> str:
 def _move_text(move: Mapping[str, Param]) -> str:
     kind = move["kind"]
     if kind == "claim":
-        return f"Claim {move['route']} ({move['length']} {move['color']}) with {cards_words(move['cards'])}"  # type: ignore[arg-type]
+        shape = f"{move['length']} {move['color']}" + (
+            f" {move['type']}" if move.get("type", "regular") != "regular" else ""
+        )
+        return f"Claim {move['route']} ({shape}) with {cards_words(move['cards'])}"  # type: ignore[arg-type]
     if kind == "face_up":
         return (
             f"Take the face-up {move['card']} card" if move["card"] != "locomotive" else "Take the face-up locomotive"

@@ -13,7 +13,10 @@ export function cardsWords(pairs) {
 
 function moveText(m) {
   switch (m.kind) {
-    case "claim": return `Claim ${m.route} (${m.length} ${m.color}) with ${cardsWords(m.cards)}`;
+    case "claim": {
+      const shape = `${m.length} ${m.color}${m.type && m.type !== "regular" ? ` ${m.type}` : ""}`;
+      return `Claim ${m.route} (${shape}) with ${cardsWords(m.cards)}`;
+    }
     case "face_up": return m.card === "locomotive" ? "Take the face-up locomotive" : `Take the face-up ${m.card} card`;
     case "deck": return "Draw from the deck";
     case "tickets": return "Draw destination tickets";
