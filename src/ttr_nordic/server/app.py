@@ -608,8 +608,12 @@ async def _hint(service: GameService, game: LiveGame, client: Client, seat: int)
         view = game.state.view(seat)  # with its log: the opponents' claims tell what they need
         legal = [action.notation() for action in game.state.legal_action_list()]
         notation = await service.ai.decide(game.decision_job(seat, HINT_LEVEL), legal, fallback=False)
-        why = explain(view, parse_action(notation)).as_json()
-        client.send({"type": "hint", "seat": seat, "actions": asked, "action": notation, "why": why})
+        hint: dict[str, Any] = {"type": "hint", "seat": seat, "actions": asked, "action": notation}
+        try:
+            hint["why"] = explain(view, parse_action(notation)).as_json()
+        except Exception as exc:  # the move is still worth showing without its reasons
+            log.warning("no reasons for the hint %s in game %s: %s", notation, game.id, exc)
+        client.send(hint)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
