@@ -5,6 +5,8 @@ checked against the weights it was fitted for."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -13,10 +15,12 @@ import pytest
 from ttr_nordic.ai.registry import make_agent
 from ttr_nordic.ai.value.calibration import CALIBRATION_FILE, calibrated_chances, load_calibration, parse_calibration
 from ttr_nordic.ai.value.curve import Curve, key_moments, replay_curve
+from ttr_nordic.ai.value.data import DataConfig, generate
 from ttr_nordic.ai.value.model import ValueModelError, load_model
 from ttr_nordic.engine import Action, GameConfig, GameState
 
 SHIPPED = Path(__file__).parents[2] / "src/ttr_nordic/ai/value" / CALIBRATION_FILE
+SCRIPTS = Path(__file__).parents[2] / "scripts"
 
 
 def play(config: GameConfig, agents: list[str]) -> tuple[GameState, list[Action]]:
@@ -106,3 +110,23 @@ def test_chances_come_from_each_seats_own_view() -> None:
         replay.apply(action)
     views = [replay.view(p, log=False) for p in range(2)]
     assert calibrated_chances(views) == pytest.approx(curve.chances[40])
+
+
+def test_the_calibration_script_fits_measures_and_writes_a_loadable_file(tmp_path: Path) -> None:
+    """``scripts/value_calibration.py`` as a user runs it, on a few games of the site mix."""
+    for players in (2, 3):
+        list(generate(DataConfig(players=players, seed=3, shard_games=10, mix="site"), tmp_path / f"p{players}", 2))
+    out, plot = tmp_path / "calibration.json", tmp_path / "plot.png"
+    data = ["--data", f"2={tmp_path / 'p2'}", "--data", f"3={tmp_path / 'p3'}"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPTS / "value_calibration.py"), *data, "--out", str(out), "--plot", str(plot)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "2 players: fitted on 16 games, held out 4" in done.stdout
+    assert "3 players: fitted on 16 games, held out 4" in done.stdout
+    calibration = load_calibration(load_model(), out)
+    assert set(calibration.coef) == {2, 3} and plot.stat().st_size > 10_000
