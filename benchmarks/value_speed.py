@@ -3,7 +3,9 @@
     python benchmarks/value_speed.py [--positions 300]
 
 Positions come from Route Focus games (2 and 3 players) at every stage; prints the mean and
-the 99th percentile per call in microseconds. Figures depend on the machine and its load.
+the 99th percentile per call in microseconds: features, evaluate, and the calibrated chances of
+every seat of a position (one view per seat, as the replay's chart computes them). Figures
+depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import time
 
 from ttr_nordic.ai import RouteFocusAgent
 from ttr_nordic.ai.value import evaluate, features, load_model
+from ttr_nordic.ai.value.calibration import calibrated_chances
 from ttr_nordic.engine import GameState, PlayerView
 
 
@@ -30,6 +33,21 @@ def positions(players: int, count: int, seed: int) -> list[PlayerView]:
             state.apply(agents[p].choose(state.view(p), state.legal_action_list()), p)
         game += 1
     return views
+
+
+def seat_views(players: int, count: int, seed: int) -> list[list[PlayerView]]:
+    """``count`` positions of Route Focus games, each as every seat sees it."""
+    out: list[list[PlayerView]] = []
+    game = 0
+    while len(out) < count:
+        state = GameState.new(players=players, seed=seed + game)
+        agents = [RouteFocusAgent(seed=seed + game * 7 + p) for p in range(players)]
+        while not state.is_over and len(out) < count:
+            out.append([state.view(q, log=False) for q in range(players)])
+            p = state.decision.player
+            state.apply(agents[p].choose(state.view(p), state.legal_action_list()), p)
+        game += 1
+    return out
 
 
 def timed(fn: object, views: list[PlayerView], repeat: int) -> list[float]:
@@ -55,6 +73,10 @@ def main(argv: list[str] | None = None) -> int:
             p99 = us[min(len(us) - 1, int(0.99 * len(us)))]
             mean = statistics.fmean(us)
             print(f"{players} players, {label:8s}: mean {mean:7.1f} us, p99 {p99:7.1f} us ({len(us)} positions)")
+        seats = seat_views(players, args.positions, seed=1000)
+        us = sorted(timed(calibrated_chances, seats, args.repeat))  # type: ignore[arg-type]
+        p99 = us[min(len(us) - 1, int(0.99 * len(us)))]
+        print(f"{players} players, chances : mean {statistics.fmean(us):7.1f} us, p99 {p99:7.1f} us (all seats)")
     return 0
 
 

@@ -3,6 +3,8 @@
     python scripts/value_data.py --players 2 --games 14000 --seed 1 --out data/value/p2 --workers 2
     python scripts/value_data.py ... --backend ray     # Ray tasks instead of a process pool
 
+    python scripts/value_data.py --players 2 --games 3000 --seed 11 --out data/value/site-p2 --mix site
+
 Rerunning the same command after an interruption plays only the missing shards.
 """
 
@@ -14,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from ttr_nordic.ai.value.data import DataConfig, generate
+from ttr_nordic.ai.value.data import AGENT_MIXES, DataConfig, generate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,8 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shard-games", type=int, default=50)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--backend", choices=("process", "ray"), default="process")
+    parser.add_argument("--mix", choices=sorted(AGENT_MIXES), default="baselines", help="the agents drawn per seat")
     args = parser.parse_args(argv)
-    config = DataConfig(players=args.players, seed=args.seed, shard_games=args.shard_games)
+    config = DataConfig(players=args.players, seed=args.seed, shard_games=args.shard_games, mix=args.mix)
     shards = math.ceil(args.games / args.shard_games)
     start = time.perf_counter()
     total = 0

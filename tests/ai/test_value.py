@@ -69,6 +69,16 @@ def test_generator_refuses_other_settings_in_the_same_directory(tmp_path: Path) 
         list(generate(DataConfig(players=2, seed=7, shard_games=1), tmp_path, 1))
 
 
+def test_generator_site_mix_is_recorded_and_an_unknown_mix_refused(tmp_path: Path) -> None:
+    site = DataConfig(players=2, seed=5, shard_games=1, mix="site")
+    list(generate(site, tmp_path / "site", 1))
+    assert json.loads((tmp_path / "site" / "manifest.json").read_text(encoding="utf-8"))["mix"] == "site"
+    with pytest.raises(ValueError, match="other settings"):
+        list(generate(DataConfig(players=2, seed=5, shard_games=1), tmp_path / "site", 1))
+    with pytest.raises(ValueError, match="unknown agent mix"):
+        list(generate(DataConfig(players=2, seed=5, shard_games=1, mix="nope"), tmp_path / "nope", 1))
+
+
 def shipped() -> dict[str, object]:
     path = Path(__file__).parents[2] / "src/ttr_nordic/ai/value" / WEIGHTS_FILE
     data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
@@ -139,7 +149,8 @@ def test_speed_benchmark_prints_its_figures() -> None:
     done = run_benchmark("value_speed.py", "--positions", "10", "--repeat", "1")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert len(lines) == 4 and all(" us, p99 " in line for line in lines)
+    assert len(lines) == 6 and all(" us, p99 " in line for line in lines)
+    assert sum("chances" in line for line in lines) == 2
 
 
 def test_generator_on_ray_writes_the_same_shards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@ from server_helpers import create_game
 from starlette.testclient import TestClient
 from test_online_server import finish
 
-from ttr_nordic.ai.value.curve import win_chances
+from ttr_nordic.ai.value.curve import replay_curve, win_chances
 from ttr_nordic.engine import GameConfig, parse_action
 
 
@@ -35,7 +35,13 @@ def test_chances_of_a_finished_game(client: TestClient) -> None:
     assert 1 <= len(moments) <= 5
     swings = [abs(m["after"] - m["before"]) for m in moments]
     assert swings == sorted(swings, reverse=True)
+    # Each moment is its mover's decision; a ticket keep is judged at a later step ("until").
+    movers = replay_curve(config, [parse_action(a) for a in record["actions"]]).movers
     for m in moments:
-        assert 1 <= m["step"] < len(steps) - 1 and m["text"].startswith("Player ")
-        assert abs(steps[m["step"]][m["player"]] - m["after"]) < 1e-3
+        assert 1 <= m["step"] <= m["until"] < len(steps) - 1 and m["text"].startswith("Player ")
+        assert movers[m["step"] - 1] == m["player"]
+        assert abs(steps[m["step"] - 1][m["player"]] - m["before"]) < 1e-3
+        assert abs(steps[m["until"]][m["player"]] - m["after"]) < 1e-3
+        if m["until"] > m["step"]:
+            assert record["actions"][m["step"] - 1].startswith("K ")
     assert client.get("/api/games/nope/chances").status_code == 404

@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..ai.hints import explain
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
 from .access import TOKEN_HEADER, may_list, may_read_record
@@ -600,12 +601,19 @@ HINT_LEVEL = "expert"
 
 async def _hint(service: GameService, game: LiveGame, client: Client, seat: int) -> None:
     """What the expert would do in ``seat``'s place now: searched in an AI worker on that
-    seat's view only, like a computer seat's move."""
+    seat's view only, like a computer seat's move; and why, from that view and the ticket plan
+    (:func:`~ttr_nordic.ai.hints.explain`, a few milliseconds)."""
     try:
         asked = len(game.state.history)
+        view = game.state.view(seat)  # with its log: the opponents' claims tell what they need
         legal = [action.notation() for action in game.state.legal_action_list()]
         notation = await service.ai.decide(game.decision_job(seat, HINT_LEVEL), legal, fallback=False)
-        client.send({"type": "hint", "seat": seat, "actions": asked, "action": notation})
+        hint: dict[str, Any] = {"type": "hint", "seat": seat, "actions": asked, "action": notation}
+        try:
+            hint["why"] = explain(view, parse_action(notation)).as_json()
+        except Exception as exc:  # the move is still worth showing without its reasons
+            log.warning("no reasons for the hint %s in game %s: %s", notation, game.id, exc)
+        client.send(hint)
     except asyncio.CancelledError:
         raise
     except Exception as exc:

@@ -24,7 +24,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
-from ..ai.value.curve import key_moments, win_chances
+from ..ai.value.curve import key_moments, replay_curve
 from ..engine import GameState, RecordError, load_board, parse_action
 from ..web import STATIC
 from .access import may_read_record
@@ -71,7 +71,8 @@ def chances_json(state: GameState, actions: list[str]) -> JSON:
     """Win chances after each of ``actions`` from ``state`` (a new game) and the key moments,
     each with the move's line of the log (the game is over: nothing in it is secret)."""
     parsed = [parse_action(text) for text in actions]
-    chances = win_chances(state.config, parsed)
+    curve = replay_curve(state.config, parsed)
+    chances = curve.chances
     for action in parsed:
         state.apply(action)
     log = state.view(0).log
@@ -84,9 +85,10 @@ def chances_json(state: GameState, actions: list[str]) -> JSON:
                 "player": m.player,
                 "before": round(m.before, 4),
                 "after": round(m.after, 4),
+                "until": m.until,
                 "text": log[m.step - 1].text,
             }
-            for m in key_moments(chances)
+            for m in key_moments(chances, movers=curve.movers, keeps=curve.keeps)
         ],
     }
 

@@ -25,12 +25,15 @@ Server → client::
     {"type": "error", "code": "<code>", "message": "<readable>", "action"?: "<notation>"}
     {"type": "presence", "game_id": ..., "present": [seats with a connection now]}
     {"type": "pong"}
-    {"type": "hint", "seat": n, "actions": <actions when asked>, "action": "<notation>"}
+    {"type": "hint", "seat": n, "actions": <actions when asked>, "action": "<notation>",
+     "why": {"move": {"kind": ..., ...}, "reasons": [{"code": ..., ...}, ...]}}
 
 A ``hint`` is the expert's choice for the seat's decision, searched in an AI worker (never in
 the event loop) on that seat's view only, as for a computer seat; it is offered in games
 against the computer (``mode`` ``ai``), one at a time per connection. A client drops a hint
-whose ``actions`` is not its current count (the game moved on meanwhile).
+whose ``actions`` is not its current count (the game moved on meanwhile). ``why`` (absent if it
+could not be worked out) says why, as data the page words (``ai/hints.py`` lists the reason
+codes and their parameters).
 
 A ``presence`` message goes to every client of the game that connected with ``presence=1``
 when a client connects or leaves (a client tells "left" and "is back" apart by comparing it

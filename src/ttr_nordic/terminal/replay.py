@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from ..ai.value.curve import Moment, key_moments, win_chances
+from ..ai.value.curve import Moment, key_moments, replay_curve
 from ..engine import GameRecord, GameState, RecordError, parse_action
 from .console import QuitGame, TerminalIO
 from .render import Renderer
@@ -80,8 +80,9 @@ class Replayer:
         if viewer is None and self.finished:
             variant = record.config.variant
             actions = [parse_action(a, variant.board, variant.face_up_cards) for a in record.actions]
-            self.chances = win_chances(record.config, actions)
-            self.moments = key_moments(self.chances)
+            curve = replay_curve(record.config, actions)
+            self.chances = curve.chances
+            self.moments = key_moments(curve.chances, movers=curve.movers, keeps=curve.keeps)
 
     @property
     def finished(self) -> bool:
@@ -120,12 +121,15 @@ class Replayer:
     def moment_lines(self) -> list[str]:
         if not self.moments:
             return ["Key moments are shown for a finished game reviewed with everything open."]
-        lines = ["Key moments (the largest swings of the win chances; a number jumps there):"]
+        lines = [
+            "Key moments (the moves that changed their player's chance most; tickets kept are judged by later moves):"
+        ]
         for m in self.moments:
             sign = "+" if m.swing >= 0 else "-"
             lines.append(
                 f"  move {m.step:>3}: {self.names[m.player]} {sign}{round(abs(m.swing) * 100)}%"
                 f" ({round(m.before * 100)}% -> {round(m.after * 100)}%): {self.move_text(m.step - 1)}"
+                f"{f' (judged by move {m.until})' if m.until != m.step else ''}"
             )
         return lines
 

@@ -32,6 +32,22 @@ from .features import FEATURE_NAMES, features
 
 #: Agents sampled per seat: the strongest baseline most often, the others for variety.
 AGENT_MIX: Final = ("route_focus", "route_focus", "destination_hungry", "one_step", "long_route")
+#: Agent mixes by name. ``site`` is closer to the players the site's win-chance chart sees: the
+#: computer levels (easy, medium, hard), the blocking variant, and now and then a seat that plays
+#: at random (a beginner's rout: the chart must read a lost game as lost).
+AGENT_MIXES: Final[dict[str, tuple[str, ...]]] = {
+    "baselines": AGENT_MIX,
+    "site": (
+        "route_focus",
+        "route_focus",
+        "route_focus",
+        "route_focus_blocking",
+        "one_step",
+        "long_route",
+        "destination_hungry",
+        "random",
+    ),
+}
 COLUMNS: Final = (*FEATURE_NAMES, "game", "seat", "turn", "margin", "win")
 MANIFEST: Final = "manifest.json"
 
@@ -45,6 +61,7 @@ class DataConfig:
     shard_games: int = 50
     sample_every: int = 4  # a position every ~4 decisions of a game, from every seat
     noise: float = 0.03  # chance that a decision is a uniformly random legal action
+    mix: str = "baselines"  # a key of AGENT_MIXES
 
 
 class NoisyAgent:
@@ -62,10 +79,9 @@ class NoisyAgent:
 def play_and_sample(config: DataConfig, game: int) -> list[list[float]]:
     """Play game number ``game`` of a run and return its sampled rows."""
     rng = random.Random(f"{config.seed}/{config.players}/{game}")
+    mix = AGENT_MIXES[config.mix]
     agents = [
-        NoisyAgent(
-            make_agent(rng.choice(AGENT_MIX), rng.getrandbits(32)), config.noise, random.Random(rng.getrandbits(32))
-        )
+        NoisyAgent(make_agent(rng.choice(mix), rng.getrandbits(32)), config.noise, random.Random(rng.getrandbits(32)))
         for _ in range(config.players)
     ]
     state = GameState.new(players=config.players, seed=rng.getrandbits(32))
@@ -112,7 +128,11 @@ def make_shard(config: DataConfig, index: int, out: Path) -> int:
 def check_manifest(config: DataConfig, out: Path) -> None:
     """Write the manifest, or check that an existing one has the same settings."""
     path = out / MANIFEST
+    if config.mix not in AGENT_MIXES:
+        raise ValueError(f"unknown agent mix {config.mix!r}; choose from {', '.join(AGENT_MIXES)}")
     wanted = {"format": 1, "columns": list(COLUMNS), **asdict(config)}
+    if config.mix == "baselines":
+        del wanted["mix"]  # manifests written before mixes had names stay valid
     if path.exists():
         have = json.loads(path.read_text(encoding="utf-8"))
         if have != wanted:

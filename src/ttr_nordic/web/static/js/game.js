@@ -6,6 +6,7 @@ import { makeZoomable } from "./zoom.js";
 import { makeFlier } from "./fly.js";
 import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
+import { hintText } from "./hint-text.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -279,7 +280,9 @@ export async function gamePage(app, gameId, token) {
     if (!hint) return;
     if (hint.waiting) { hintBox.replaceChildren(el("span", { class: "muted", text: "The expert is thinking…" })); return; }
     const entry = legal().find((a) => a.action === hint.action);
-    hintBox.replaceChildren(el("strong", { text: "The expert would: " }), entry ? entry.label : hint.action);
+    // The words come from the hint's data (move and reasons); an older server sends the move only.
+    const words = hint.why ? hintText(hint.why, (seat) => playerName(seats(), seat)) : entry ? entry.label : hint.action;
+    hintBox.replaceChildren(el("strong", { text: "The expert would: " }), words);
     const action = hint.action;
     if (action.startsWith("C ")) map.setClass("hint", [routeByCode.get(action.split(" ")[1]).id]);
     const target = /^F[1-9]$/.test(action) ? document.querySelector(`button.faceup[data-slot="${action.slice(1)}"]`)

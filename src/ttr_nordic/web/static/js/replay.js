@@ -78,11 +78,12 @@ export async function replayPage(app, gameId) {
     const moments = el("ol", { class: "key-moments", id: "key-moments" }, chances.moments.map((m) =>
       el("li", {}, el("button", { type: "button", class: "link moment", "data-step": m.step, onclick: () => go(m.step) },
         `Step ${m.step}`), " ", swatch(m.player, true),
-      ` ${playerName(seats, m.player)} ${m.after >= m.before ? "+" : "−"}${Math.round(Math.abs(m.after - m.before) * 100)}% — `,
+      ` ${playerName(seats, m.player)} ${m.after >= m.before ? "+" : "−"}${Math.round(Math.abs(m.after - m.before) * 100)}%`,
+      m.until && m.until !== m.step ? ` by step ${m.until}` : "", " — ",
       named(m.text))));
     chancesBox.replaceChildren(el("h2", { text: "Win chances" }), chart, now,
       el("h3", { text: "Key moments" }), moments,
-      el("p", { class: "hint", text: "From each player's own view at the time (the value model), scaled to add up to 100%." }));
+      el("p", { class: "hint", text: "From each player's own view at the time (the calibrated value model); they add up to 100%. Tickets kept are judged by the keeper's chance 8 moves later." }));
     markChances();
   }
 
