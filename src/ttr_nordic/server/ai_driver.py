@@ -92,7 +92,7 @@ class AIDriver:
         expected = len(state.history)
         legal = [action.notation() for action in state.legal_action_list()]
         # The search runs in a worker process (see ai_workers): never in this event loop's threads.
-        notation = await self.service.ai.decide(game.decision_job(seat), legal)
+        notation = await self.service.ai.decide(game.decision_job(seat), legal, owner=game.owner)
         if self.closing:
             return False
         try:

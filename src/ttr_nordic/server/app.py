@@ -327,7 +327,7 @@ def create_app(
             allowed = creation.allow(client)
         if not allowed:
             raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
-        game, tokens = await service.create(body.mode, body.specs(), body.first_player)
+        game, tokens = await service.create(body.mode, body.specs(), body.first_player, owner=client)
         # The address the creator's browser used (so a home network's address works as is),
         # unless the owner gave the server a public one.
         base = request.app.state.public_url or str(request.base_url).rstrip("/")
@@ -452,7 +452,8 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
             await _refuse(ws, "NOT_YOUR_SEAT", f"this token does not control seat {echo(wanted)!r}", 4403)
             return
         shown = int(wanted)
-    client = Client(seats, shown, presence=ws.query_params.get("presence") == "1")
+    address = ws.client.host if ws.client else None
+    client = Client(seats, shown, presence=ws.query_params.get("presence") == "1", address=address)
     async with game.lock:
         game.clients.add(client)
         service.joined(game, client)
@@ -604,7 +605,11 @@ async def _hint(service: GameService, game: LiveGame, client: Client, seat: int)
     try:
         asked = len(game.state.history)
         legal = [action.notation() for action in game.state.legal_action_list()]
-        notation = await service.ai.decide(game.decision_job(seat, HINT_LEVEL), legal, fallback=False)
+        # A hint uses its asker's share of the AI workers and waits while games' moves can go.
+        owner = client.address or game.id
+        notation = await service.ai.decide(
+            game.decision_job(seat, HINT_LEVEL), legal, fallback=False, owner=owner, hint=True
+        )
         client.send({"type": "hint", "seat": seat, "actions": asked, "action": notation})
     except asyncio.CancelledError:
         raise

@@ -127,10 +127,11 @@ class GameService:
     # ------------------------------------------------------------ games
 
     async def create(
-        self, mode: str, seats: list[SeatSpec], first_player: int | None
+        self, mode: str, seats: list[SeatSpec], first_player: int | None, owner: str | None = None
     ) -> tuple[LiveGame, dict[int, str]]:
         """Create and store a game; returns it and the secret token of each human seat
-        (in hotseat mode every seat has the same token)."""
+        (in hotseat mode every seat has the same token). ``owner`` (the creator's address)
+        is whose share of the AI workers its computer seats use."""
         config = GameConfig(len(seats), secrets.randbits(63), first_player)
         game_id = uuid.uuid4().hex
         shared = new_token() if mode == "hotseat" else None
@@ -163,7 +164,7 @@ class GameService:
         )
         state = GameState.from_config(config)
         await self.store.in_db_thread(self.store.insert, row)
-        game = LiveGame(game_id, mode, state, [seat_of(r) for r in rows], now, now)
+        game = LiveGame(game_id, mode, state, [seat_of(r) for r in rows], now, now, owner)
         self.live[game_id] = game
         self.ensure_ai(game)
         return game, tokens

@@ -69,6 +69,7 @@ class Client:
     log_length: int = 0  # how many of its entries the client holds
     presence: bool = False  # whether it asked for presence messages (``&presence=1``)
     hinting: bool = False  # a hint is being searched for this connection
+    address: str | None = None  # the client's address (whose share of the AI workers its hints use)
 
     queued_bytes: int = 0  # the size of the text messages waiting in ``queue``
     dropped: bool = False  # set when the client stopped reading and is being closed
@@ -110,6 +111,9 @@ class LiveGame:
     seats: list[Seat]
     created_at: datetime
     updated_at: datetime
+    # Whose share of the AI workers this game's computer seats use: the address that created it
+    # (kept in memory only: a game loaded again from the database counts as its own owner).
+    owner: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Client] = field(default_factory=set)
     ai_task: asyncio.Task[None] | None = None
