@@ -66,6 +66,8 @@ from .serialize import JSON
 log = logging.getLogger(__name__)
 
 MAX_NAME = 40
+#: Seconds a dropped client's close frame may take to leave.
+CLOSE_FRAME_WAIT_S = 2.0
 #: The most games one ``POST /api/games/mine`` may ask about.
 MAX_MINE = 200
 
@@ -487,6 +489,10 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
         pass
     finally:
         service.release(game, client)
+        if client.dropped and not writer.done():
+            # Its close frame (4008, queued after the dropped messages) says why: let it go out.
+            with contextlib.suppress(TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(writer), CLOSE_FRAME_WAIT_S)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer

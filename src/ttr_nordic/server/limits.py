@@ -31,8 +31,10 @@ MESSAGES_PER_SECOND = 60.0
 MESSAGE_BURST = 300
 #: Refused messages in a row after which a flooding socket is dropped.
 MAX_REFUSED = 500
-#: What may wait to be sent to one client before it counts as not reading and is dropped.
-MAX_QUEUED_MESSAGES = 200
+#: What may wait to be sent to one client before it counts as not reading and is dropped: more
+#: than a burst's answers (each message the rate lets through may be answered) and the states of
+#: the moves made meanwhile, so a client that reads is never dropped for a burst it was allowed.
+MAX_QUEUED_MESSAGES = MESSAGE_BURST + 200
 MAX_QUEUED_BYTES = 4 * 1024 * 1024
 #: Close codes of this server's own (4000-4999 are the application's).
 CLOSE_NOT_READING = 4008

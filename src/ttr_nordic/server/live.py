@@ -119,6 +119,10 @@ class LiveGame:
     ai_task: asyncio.Task[None] | None = None
     last_used: float = field(default_factory=time.monotonic)  # for unloading idle games
     public_seats: list[JSON] = field(init=False)
+    # The whole-log state text of each seat, for the state and seats it was made from: a client
+    # asking again and again (``view``) costs one serialisation per change, not one per ask.
+    _whole: dict[int, str] = field(default_factory=dict, init=False, repr=False)
+    _whole_of: tuple[GameState, list[JSON]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.public_seats = [s.public() for s in self.seats]
@@ -219,10 +223,18 @@ class LiveGame:
         start = client.log_start(seat, over, length)
         key = (seat, start)
         text = None if cache is None else cache.get(key)
+        if text is None and start == 0:
+            made_of = self._whole_of
+            if made_of is None or made_of[0] is not state or made_of[1] is not self.public_seats:
+                self._whole.clear()
+                self._whole_of = (state, self.public_seats)
+            text = self._whole.get(seat)
+            if text is None:
+                text = self._whole[seat] = dumps(self.state_message(seat, 0))
         if text is None:
             text = dumps(self.state_message(seat, start))
-            if cache is not None:
-                cache[key] = text
+        if cache is not None:
+            cache[key] = text
         client.log_seat, client.log_over, client.log_length = seat, over, length
         return text
 
