@@ -4,8 +4,14 @@ bounded in count and time."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import sqlite3
+import struct
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from test_abuse import Server
@@ -51,3 +57,92 @@ def test_a_client_dropped_for_not_reading_gets_its_close_frame(server: Server) -
             while True:
                 ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code in (4008, 4029), closed.value
+
+
+def _answer(ws: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] in ("error", "state"):
+            return message
+
+
+def _play(live: Server, game_id: str, token: str, moves: int) -> int:
+    """Make up to ``moves`` moves for whoever must act (a hotseat token holds every seat);
+    returns how many were acknowledged (answered with a state holding them)."""
+    acknowledged = 0
+    with live.ws(game_id, token) as ws:
+        state = _answer(ws)
+        for _ in range(moves):
+            if not state["legal"]:
+                break
+            ws.send(json.dumps({"type": "act", "action": state["legal"][0]["action"], "expected": state["actions"]}))
+            answer = _answer(ws)
+            if answer["type"] == "error":
+                break
+            acknowledged += 1
+            state = answer
+    return acknowledged
+
+
+def _shared_memory_in_use(database: Path) -> bool:
+    """Whether some process holds SQLite's "in use" lock on the shared-memory file (a read lock
+    on byte 128, ``UNIX_SHM_DMS``): without it, the next process to open the database truncates
+    and rebuilds the file under the others' mappings of it."""
+    fd = os.open(f"{database}-shm", os.O_RDWR)
+    try:
+        probe = struct.pack("hhqqi", fcntl.F_WRLCK, os.SEEK_SET, 128, 1, 0)
+        answer = fcntl.fcntl(fd, fcntl.F_GETLK, probe)
+        return bool(struct.unpack("hhqqi", answer)[0] != fcntl.F_UNLCK)
+    finally:
+        os.close(fd)
+
+
+def test_another_process_truncating_the_wal_does_not_kill_the_server(tmp_path: Path) -> None:
+    """A backup job's ``PRAGMA wal_checkpoint(TRUNCATE)`` on the live file: the server goes on
+    and every move it acknowledged is stored (it used to die of SIGBUS: its own checks of the
+    shared-memory file released SQLite's locks on it)."""
+    path = tmp_path / "live.sqlite"
+    live = Server(tmp_path, database_url=f"sqlite:///{path}")
+    try:
+        live.wait_ready()
+        data = live.post("/api/games", {"mode": "hotseat", "seats": [{}, {}], "first_player": 0})
+        game_id, token = data["game"]["id"], data["invites"][0]["token"]
+        acknowledged = _play(live, game_id, token, 10)
+        for _ in range(3):
+            other = sqlite3.connect(path)
+            other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            other.close()
+            acknowledged += _play(live, game_id, token, 10)
+            assert _shared_memory_in_use(path), "the server let go of its lock on the shared memory"
+        assert live.process.poll() is None, live.log()
+        assert acknowledged == 40
+        stored = sqlite3.connect(path).execute("SELECT count(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
+        assert stored[0] == acknowledged
+        assert live.get(f"/api/games/{game_id}")["actions"] == acknowledged
+    finally:
+        live.stop()
+
+
+def test_moves_after_the_wal_is_cut_under_the_server_are_refused_not_acknowledged(tmp_path: Path) -> None:
+    """The write-ahead log truncated by another program (not a checkpoint): what the server
+    appends after that is behind a log with no header, lost at the next start. Each later move
+    is refused as a storage error (it used to be acknowledged), and the server goes on."""
+    path = tmp_path / "cut.sqlite"
+    live = Server(tmp_path, database_url=f"sqlite:///{path}")
+    try:
+        live.wait_ready()
+        data = live.post("/api/games", {"mode": "hotseat", "seats": [{}, {}], "first_player": 0})
+        game_id, token = data["game"]["id"], data["invites"][0]["token"]
+        assert _play(live, game_id, token, 5) == 5
+        os.truncate(f"{path}-wal", 0)
+        with live.ws(game_id, token) as ws:
+            state = _answer(ws)
+            ws.send(json.dumps({"type": "act", "action": state["legal"][0]["action"]}))
+            answer = _answer(ws)
+        assert answer["type"] == "error" and answer["code"] == "STORAGE_ERROR", answer
+        assert "write-ahead log" in answer["message"]
+        assert live.process.poll() is None
+        assert live.get("/api/board")["cities"]
+        assert "write-ahead log" in live.log()
+    finally:
+        live.stop()

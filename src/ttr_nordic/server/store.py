@@ -19,6 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar, cast
 
 from sqlalchemy import Table, bindparam, insert, select, text, tuple_, update
@@ -105,6 +106,35 @@ def _check_seat_kinds(connection: Connection, batch: list[Append]) -> None:
             )
 
 
+#: The first four bytes of a SQLite write-ahead log (big-endian; the last bit is the checksums' byte order).
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+
+
+def wal_fault(database: Path | None) -> str | None:
+    """Why ``database``'s write-ahead log cannot hold what was just committed to it, or None.
+
+    Right after a commit the log holds it, behind a header that starts with :data:`WAL_MAGIC`,
+    or it is empty (a checkpoint copied everything into the database and truncated it). A log
+    that is missing, or whose header is gone (truncated or overwritten by another program while
+    this one kept appending after the end it knew), holds nothing that will survive: the commit
+    must not be acknowledged. (SQLite keeps no lock on this file, so reading it is safe.)"""
+    if database is None:
+        return None
+    wal = Path(f"{database}-wal")
+    try:
+        with wal.open("rb") as file:
+            head = file.read(4)
+    except FileNotFoundError:
+        return f"its write-ahead log {wal} was deleted"
+    except OSError as exc:
+        return f"its write-ahead log {wal} cannot be read ({exc.strerror})"
+    if not head:
+        return None
+    if len(head) < 4 or int.from_bytes(head, "big") not in WAL_MAGIC:
+        return f"its write-ahead log {wal} was truncated or overwritten by another program"
+    return None
+
+
 class GameStore:
     """The games' rows: read, insert, append actions (group commit), change seats.
 
@@ -125,6 +155,7 @@ class GameStore:
         self.sqlite_path = sqlite_path(engine)
         self._sqlite_identity = file_identity(self.sqlite_path)
         self._shm_fault: str | None = None
+        self._wal_fault_logged = False
 
     async def in_db_thread(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Run ``function`` in a database thread (after checking the database can be touched)."""
@@ -151,9 +182,19 @@ class GameStore:
             raise StorageError(fault)
 
     def check_still_stored(self) -> None:
-        """Raise :class:`StorageError` if the SQLite file is no longer the one opened."""
-        if self.sqlite_path is not None and file_identity(self.sqlite_path) != self._sqlite_identity:
+        """Raise :class:`StorageError` if what was just committed may not be kept: the SQLite
+        file is no longer the one opened, or its write-ahead log was cut under the server (see
+        :func:`wal_fault`)."""
+        if self.sqlite_path is None:
+            return
+        if file_identity(self.sqlite_path) != self._sqlite_identity:
             raise StorageError(f"the database file {self.sqlite_path} was deleted or replaced: nothing is stored")
+        fault = wal_fault(self.sqlite_path)
+        if fault is not None:
+            if not self._wal_fault_logged:
+                log.error("game database unusable: %s", fault)
+                self._wal_fault_logged = True
+            raise StorageError(f"the game database changed under the server ({fault}): nothing is stored")
 
     # ------------------------------------------------------------ reads
 
