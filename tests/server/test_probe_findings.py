@@ -7,8 +7,10 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import socket
 import sqlite3
 import struct
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,3 +148,38 @@ def test_moves_after_the_wal_is_cut_under_the_server_are_refused_not_acknowledge
         assert "write-ahead log" in live.log()
     finally:
         live.stop()
+
+
+def test_an_invalid_utf8_frame_is_closed_with_1007_and_logged_in_one_line(server: Server) -> None:
+    game_id, tokens = server.online_game()
+    raw = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    try:
+        raw.sendall(
+            (
+                f"GET /ws/games/{game_id}?token={tokens[0]} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        received = b""
+        while b'"type":"state"' not in received:  # accepted, and shown the game
+            chunk = raw.recv(65536)
+            assert chunk, received
+            received += chunk
+        payload = b"\xff\xfe{"
+        raw.sendall(bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)  # a masked text frame
+        while b"\x88\x02" not in received:  # up to the close frame (the state comes first)
+            chunk = raw.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    finally:
+        raw.close()
+    assert b"\x88\x02\x03\xef" in received  # a close frame with code 1007 (invalid data)
+    deadline = time.monotonic() + 10
+    while "Invalid UTF-8" not in server.log() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    log = server.log()
+    line = next(line for line in log.splitlines() if "Invalid UTF-8" in line)
+    assert "UnicodeDecodeError" in line
+    assert "Traceback" not in log

@@ -8,6 +8,7 @@
   ``Referrer-Policy`` on every HTTP answer.
 * :func:`origin_allowed`: the WebSocket's Origin check.
 * :class:`RedactSecrets`: a logging filter that keeps seat tokens out of the logs.
+* :class:`OneLineClientFaults`: a client's bad input is logged in one line, not a traceback.
 * :func:`echo`: the short, always encodable prefix of client input that an error may quote.
 """
 
@@ -212,9 +213,37 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+#: uvicorn's log messages about a client's bad input that it writes with a traceback: the
+#: client is answered already (an invalid UTF-8 text frame gets close 1007), so one line is enough.
+CLIENT_FAULTS = ("Invalid UTF-8 sequence received from client",)
+
+
+class OneLineClientFaults(logging.Filter):
+    """Drops the traceback from uvicorn's record of a client's bad input (see
+    :data:`CLIENT_FAULTS`), keeping the line and the exception's one-line summary.
+
+    >>> record = logging.LogRecord("uvicorn.error", logging.ERROR, "", 0, CLIENT_FAULTS[0] + ".", None, None)
+    >>> record.exc_info = (ValueError, ValueError("bad byte 0xff"), None)
+    >>> OneLineClientFaults().filter(record), record.exc_info, record.getMessage()
+    (True, None, 'Invalid UTF-8 sequence received from client. (ValueError: bad byte 0xff)')
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.msg, str) and record.msg.startswith(CLIENT_FAULTS):
+            error = record.exc_info[1]
+            if error is not None:
+                record.msg = f"{record.msg} ({type(error).__name__}: {echo(str(error))})"
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def install_log_redaction() -> None:
-    """Keep seat tokens out of uvicorn's access and error logs."""
+    """Keep seat tokens out of uvicorn's access and error logs, and a client's bad input to one
+    line there (see :class:`OneLineClientFaults`)."""
     for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactSecrets) for f in logger.filters):
             logger.addFilter(RedactSecrets())
+        if not any(isinstance(f, OneLineClientFaults) for f in logger.filters):
+            logger.addFilter(OneLineClientFaults())
