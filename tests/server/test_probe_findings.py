@@ -5,6 +5,7 @@ bounded in count and time."""
 from __future__ import annotations
 
 import fcntl
+import http.client
 import json
 import os
 import socket
@@ -18,6 +19,8 @@ from typing import Any
 import pytest
 from test_abuse import Server
 from websockets.exceptions import ConnectionClosed
+
+from ttr_nordic.server.limits import MAX_SOCKETS_PER_ADDRESS
 
 
 @pytest.fixture(scope="module")
@@ -183,3 +186,99 @@ def test_an_invalid_utf8_frame_is_closed_with_1007_and_logged_in_one_line(server
     line = next(line for line in log.splitlines() if "Invalid UTF-8" in line)
     assert "UnicodeDecodeError" in line
     assert "Traceback" not in log
+
+
+def _until_pong(ws: Any) -> list[dict[str, Any]]:
+    messages = []
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] == "pong":
+            return messages
+        messages.append(message)
+
+
+def test_two_tabs_clicking_the_same_draw_without_expected_draw_once(server: Server) -> None:
+    """Two sockets of one hotseat game both send a blind draw ("B") at once, without
+    ``expected``: one is played, the other is STALE (both used to be played: two cards)."""
+    data = server.post("/api/games", {"mode": "hotseat", "seats": [{}, {}], "first_player": 0})
+    game_id, token = data["game"]["id"], data["invites"][0]["token"]
+    assert _play(server, game_id, token, 2) == 2  # both seats keep their tickets: seat 0 draws
+    with server.ws(game_id, token) as first, server.ws(game_id, token) as second:
+        count = _answer(first)["actions"]
+        assert _answer(second)["actions"] == count
+        for _ in range(6):
+            first.send('{"type": "act", "action": "B"}')
+            second.send('{"type": "act", "action": "B"}')
+            first.send('{"type": "ping"}')
+            second.send('{"type": "ping"}')
+            answers = _until_pong(first) + _until_pong(second)
+            errors = [m["code"] for m in answers if m["type"] == "error"]
+            counts = {m["actions"] for m in answers if m["type"] == "state"}
+            assert errors == ["STALE"], answers
+            assert counts == {count + 1}
+            count += 1
+    assert server.get(f"/api/games/{game_id}")["actions"] == count
+
+
+def _get_from(server: Server, source: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(source, 0))
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def test_http_requests_are_rate_limited_per_address(server: Server) -> None:
+    game_id, _ = server.online_game()
+    path = f"/api/games/{game_id}"
+    answered = 0
+    for _ in range(1000):
+        status, headers, body = _get_from(server, "127.0.0.3", path)
+        if status != 200:
+            break
+        answered += 1
+    assert status == 429, "1000 requests at once were all answered"
+    assert answered >= 50  # a burst is let through
+    assert json.loads(body)["error"]["code"] == "RATE_LIMITED"
+    assert b"\n" not in body.strip() and headers["retry-after"] == "1"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert _get_from(server, "127.0.0.4", path)[0] == 200  # another address is not held back
+
+
+def _handshake(server: Server, game_id: str, token: str) -> tuple[socket.socket, bytes]:
+    raw = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    raw.sendall(
+        (
+            f"GET /ws/games/{game_id}?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    return raw, raw.recv(12)
+
+
+def test_one_address_cannot_hold_more_than_its_share_of_sockets(server: Server) -> None:
+    game_id, tokens = server.online_game()
+    held = []
+    try:
+        for _ in range(MAX_SOCKETS_PER_ADDRESS):
+            raw, status = _handshake(server, game_id, tokens[0])
+            held.append(raw)
+            assert status == b"HTTP/1.1 101", status
+        raw, status = _handshake(server, game_id, tokens[0])
+        raw.close()
+        assert status == b"HTTP/1.1 403", status  # one more is refused
+        held.pop().close()
+        deadline = time.monotonic() + 10
+        while True:  # once the server has seen it close, there is room again
+            raw, status = _handshake(server, game_id, tokens[0])
+            held.append(raw)
+            if status == b"HTTP/1.1 101" or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert status == b"HTTP/1.1 101"
+    finally:
+        for raw in held:
+            raw.close()

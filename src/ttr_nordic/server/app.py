@@ -20,6 +20,11 @@ HTTP (all errors are ``{"error": {"code", "message", "details"?}}`` with a 4xx s
 * ``GET /api/server`` — what the pages need to know of this server (``public_games``).
 
 WebSocket ``/ws/games/{id}?token=…[&seat=n]``: see :mod:`ttr_nordic.server.protocol`.
+
+Per client address (see :class:`.limits.ClientLimits`): at most 20 API requests a second (100
+at once) and 50 page or static requests a second (300 at once), beyond which the answer is 429
+``RATE_LIMITED`` with ``Retry-After: 1``; creating a game has its own limit (``TOO_MANY_GAMES``);
+at most 256 WebSockets open at once (one more is refused at the handshake, HTTP 403).
 """
 
 from __future__ import annotations
@@ -54,6 +59,8 @@ from .limits import (
     CLOSE_NOT_READING,
     MAX_MESSAGE_BYTES,
     MAX_REFUSED,
+    MAX_SOCKETS_PER_ADDRESS,
+    ClientLimits,
     MessageRate,
     SecurityHeaders,
     echo,
@@ -228,6 +235,7 @@ def create_app(
     public_url: str | None = None,
     owner_key: str | None = None,
     allowed_origins: Sequence[str] = (),
+    sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
 ) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
     user's data directory). The schema is migrated when the app starts; then, with
@@ -239,7 +247,9 @@ def create_app(
     anyone may list finished games and read their records (else only their players may);
     ``public_url`` (e.g. ``http://192.168.1.20:8000``) is the address invite links use
     instead of the one the creator's browser used. A request with the header ``X-Owner-Key:
-    owner_key`` may list every finished game and read every record (the server's owner)."""
+    owner_key`` may list every finished game and read every record (the server's owner).
+    Each client address may make :data:`.limits.API_REQUESTS_PER_SECOND` API requests a second
+    (429 beyond) and hold ``sockets_per_address`` WebSockets open (see :class:`.limits.ClientLimits`)."""
     url = database_url or default_database_url()
     creation = CreationLimit(per_minute=games_per_minute)
 
@@ -270,6 +280,8 @@ def create_app(
         parts = urlsplit(app.state.public_url)
         origins.append(f"{parts.scheme}://{parts.netloc}")
     app.state.allowed_origins = frozenset(origins)
+    # Inside SecurityHeaders, so that a 429 carries the headers too.
+    app.add_middleware(ClientLimits, sockets_per_address=sockets_per_address)
     app.add_middleware(SecurityHeaders)
     app.state.owner_key = owner_key or None
 
@@ -428,8 +440,8 @@ async def _writer(ws: WebSocket, client: Client) -> None:
                 else:
                     await ws.close()
             return
-        client.queued_bytes -= len(message)
         await ws.send_text(message)
+        client.written(message)
 
 
 async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
@@ -569,7 +581,12 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         client.send(_error_message("BAD_MESSAGE", '"act" needs an "action" string in notation, e.g. "B"'))
         return
     expected = data.get("expected")
-    if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+    if expected is None:
+        # Without "expected" an action refers to the last state written to this socket: a second
+        # tab's click on the same state (sent before the first tab's move reached it) is STALE,
+        # not a second move.
+        expected = client.seen_actions
+    elif not isinstance(expected, int) or isinstance(expected, bool):
         client.send(_error_message("BAD_MESSAGE", '"expected" must be the number of actions the client saw'))
         return
     shown = echo(notation)

@@ -2,6 +2,8 @@
 
 * :class:`MessageRate`: a token bucket per WebSocket (messages over the rate are refused, a
   client that keeps flooding is dropped).
+* :class:`ClientLimits`: per client address, a rate of HTTP requests (429 over it) and a cap
+  on open WebSockets.
 * :class:`HeaderTimeoutProtocol`: uvicorn's HTTP protocol with a deadline for a request's
   headers (a slowloris client is cut off) and an answer to an over-long request line.
 * :class:`SecurityHeaders`: CSP with no inline script, ``nosniff``, ``frame-ancestors``,
@@ -101,6 +103,116 @@ class MessageRate:
             return True
         self.refused_in_a_row += 1
         return False
+
+
+#: HTTP requests one client address may make: to the API (``/api/``, each may replay a game),
+#: and to pages and static files (a page load fetches some thirty files at once).
+API_REQUESTS_PER_SECOND = 20.0
+API_REQUEST_BURST = 100
+PAGE_REQUESTS_PER_SECOND = 50.0
+PAGE_REQUEST_BURST = 300
+#: WebSockets one client address may hold open at once (a browser holds one a tab).
+MAX_SOCKETS_PER_ADDRESS = 256
+#: Client addresses whose buckets are kept (the longest unseen are forgotten first).
+MAX_TRACKED_ADDRESSES = 10_000
+
+
+class AddressBuckets:
+    """A :class:`MessageRate` bucket per client address, the longest unseen forgotten first."""
+
+    def __init__(self, rate: float, burst: int, addresses: int = MAX_TRACKED_ADDRESSES) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.addresses = addresses
+        self.buckets: dict[str, MessageRate] = {}
+
+    def allow(self, address: str, now: float | None = None) -> bool:
+        """Whether ``address`` may make one more request now.
+
+        >>> buckets = AddressBuckets(rate=1.0, burst=2)
+        >>> [buckets.allow("10.0.0.1", now=0.0) for _ in range(3)], buckets.allow("10.0.0.2", now=0.0)
+        ([True, True, False], True)
+        """
+        bucket = self.buckets.pop(address, None)
+        if bucket is None:
+            bucket = MessageRate(self.rate, self.burst)
+            if now is not None:
+                bucket.last = now
+        self.buckets[address] = bucket  # most recently seen last
+        if len(self.buckets) > self.addresses:
+            del self.buckets[next(iter(self.buckets))]
+        return bucket.allow(now)
+
+
+class ClientLimits:
+    """ASGI middleware: per client address, a rate of HTTP requests (over it: 429 with a
+    one-line JSON error and ``Retry-After``) and a cap on open WebSockets (over it: the
+    handshake is refused, HTTP 403). The WebSocket's own message rate is :class:`MessageRate`."""
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        api: AddressBuckets | None = None,
+        pages: AddressBuckets | None = None,
+        sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
+    ) -> None:
+        self.app = app
+        self.api = api or AddressBuckets(API_REQUESTS_PER_SECOND, API_REQUEST_BURST)
+        self.pages = pages or AddressBuckets(PAGE_REQUESTS_PER_SECOND, PAGE_REQUEST_BURST)
+        self.sockets_per_address = sockets_per_address
+        self.sockets: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else "unknown"
+        if kind == "http":
+            path = scope.get("path", "")
+            buckets = self.api if path.startswith("/api/") else self.pages
+            # Creating a game has a limit of its own (a few a minute): not counted twice.
+            creating = path == "/api/games" and scope.get("method") == "POST"
+            if not creating and not buckets.allow(address):
+                await _too_many_requests(send, buckets.rate)
+                return
+            await self.app(scope, receive, send)
+            return
+        held = self.sockets.get(address, 0)
+        if held >= self.sockets_per_address:
+            await receive()  # the handshake request (websocket.connect)
+            await send({"type": "websocket.close", "code": 1008, "reason": "too many sockets from this address"})
+            return
+        self.sockets[address] = held + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.sockets[address] - 1
+            if left:
+                self.sockets[address] = left
+            else:
+                del self.sockets[address]
+
+
+async def _too_many_requests(send: Any, rate: float) -> None:
+    body = (
+        '{"error": {"code": "RATE_LIMITED", "message": "too many requests from this address: '
+        f'at most {rate:g} a second, slow down"}}}}'
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", b"1"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:

@@ -13,6 +13,7 @@ import asyncio
 import hmac
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -73,6 +74,14 @@ class Client:
 
     queued_bytes: int = 0  # the size of the text messages waiting in ``queue``
     dropped: bool = False  # set when the client stopped reading and is being closed
+    # The action count of the last state written to the socket (-1: none yet): the state an
+    # ``act`` without ``expected`` refers to (see :mod:`.protocol`).
+    seen_actions: int = -1
+    # (how many messages had been queued once that state was, its action count), per state queued
+    _state_marks: deque[tuple[int, int]] = field(default_factory=deque, repr=False)
+    _queued: int = 0  # text messages queued so far
+    _written: int = 0  # text messages written so far
+    pending_state: int | None = None  # the action count of the state text about to be queued
 
     def send(self, message: JSON | str | None) -> None:
         """Queue ``message``, a dict or its JSON text (None closes the connection). A client
@@ -90,10 +99,24 @@ class Client:
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queued_bytes = 0
+            self._state_marks.clear()
             self.queue.put_nowait(None)
             return
         self.queued_bytes += len(text)
+        self._queued += 1
+        if self.pending_state is not None:
+            self._state_marks.append((self._queued, self.pending_state))
+            self.pending_state = None
         self.queue.put_nowait(text)
+
+    def written(self, text: str) -> None:
+        """The writer sent ``text``, the oldest message queued: a state it was is now what the
+        client has seen (:attr:`seen_actions`)."""
+        self.queued_bytes -= len(text)
+        self._written += 1
+        marks = self._state_marks
+        while marks and marks[0][0] <= self._written:
+            self.seen_actions = marks.popleft()[1]
 
     def log_start(self, seat: int, over: bool, length: int) -> int:
         """The index from which a state of ``seat``'s view (whose log has ``length`` entries)
@@ -236,6 +259,7 @@ class LiveGame:
         if cache is not None:
             cache[key] = text
         client.log_seat, client.log_over, client.log_length = seat, over, length
+        client.pending_state = len(state.history)
         return text
 
     def game_over_message(self) -> JSON:
