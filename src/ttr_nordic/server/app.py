@@ -22,7 +22,8 @@ HTTP (all errors are ``{"error": {"code", "message", "details"?}}`` with a 4xx s
 WebSocket ``/ws/games/{id}?token=…[&seat=n]``: see :mod:`ttr_nordic.server.protocol`.
 
 Per client address (see :class:`.limits.ClientLimits`): at most 20 API requests a second (100
-at once) and 50 page or static requests a second (300 at once), beyond which the answer is 429
+at once; a replay step or the chances, which replay the game, count 5) and 100 page or static
+requests a second (600 at once), beyond which the answer is 429
 ``RATE_LIMITED`` with ``Retry-After: 1``; creating a game has its own limit (``TOO_MANY_GAMES``);
 at most 256 WebSockets open at once (one more is refused at the handshake, HTTP 403).
 """

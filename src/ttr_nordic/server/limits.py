@@ -93,12 +93,12 @@ class MessageRate:
         self.last = time.monotonic()
         self.refused_in_a_row = 0
 
-    def allow(self, now: float | None = None) -> bool:
+    def allow(self, now: float | None = None, cost: float = 1.0) -> bool:
         moment = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (moment - self.last) * self.rate)
         self.last = moment
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= cost:
+            self.tokens -= cost
             self.refused_in_a_row = 0
             return True
         self.refused_in_a_row += 1
@@ -109,8 +109,11 @@ class MessageRate:
 #: and to pages and static files (a page load fetches some thirty files at once).
 API_REQUESTS_PER_SECOND = 20.0
 API_REQUEST_BURST = 100
-PAGE_REQUESTS_PER_SECOND = 50.0
-PAGE_REQUEST_BURST = 300
+PAGE_REQUESTS_PER_SECOND = 100.0
+PAGE_REQUEST_BURST = 600
+#: What a request that replays a whole game (a replay step, the chances) costs, in requests.
+REPLAY_COST = 5.0
+_REPLAYING = re.compile(r"^/api/games/[^/]+/(replay/[^/]+|chances)$")
 #: WebSockets one client address may hold open at once (a browser holds one a tab).
 MAX_SOCKETS_PER_ADDRESS = 256
 #: Client addresses whose buckets are kept (the longest unseen are forgotten first).
@@ -126,12 +129,14 @@ class AddressBuckets:
         self.addresses = addresses
         self.buckets: dict[str, MessageRate] = {}
 
-    def allow(self, address: str, now: float | None = None) -> bool:
-        """Whether ``address`` may make one more request now.
+    def allow(self, address: str, now: float | None = None, cost: float = 1.0) -> bool:
+        """Whether ``address`` may make one more request (of ``cost`` tokens) now.
 
         >>> buckets = AddressBuckets(rate=1.0, burst=2)
         >>> [buckets.allow("10.0.0.1", now=0.0) for _ in range(3)], buckets.allow("10.0.0.2", now=0.0)
         ([True, True, False], True)
+        >>> buckets.allow("10.0.0.3", now=0.0, cost=5.0)  # more than the burst at once: never
+        False
         """
         bucket = self.buckets.pop(address, None)
         if bucket is None:
@@ -141,7 +146,7 @@ class AddressBuckets:
         self.buckets[address] = bucket  # most recently seen last
         if len(self.buckets) > self.addresses:
             del self.buckets[next(iter(self.buckets))]
-        return bucket.allow(now)
+        return bucket.allow(now, cost)
 
 
 class ClientLimits:
@@ -175,7 +180,8 @@ class ClientLimits:
             buckets = self.api if path.startswith("/api/") else self.pages
             # Creating a game has a limit of its own (a few a minute): not counted twice.
             creating = path == "/api/games" and scope.get("method") == "POST"
-            if not creating and not buckets.allow(address):
+            cost = REPLAY_COST if _REPLAYING.match(path) else 1.0
+            if not creating and not buckets.allow(address, cost=cost):
                 await _too_many_requests(send, buckets.rate)
                 return
             await self.app(scope, receive, send)
