@@ -16,10 +16,10 @@ address that created the game, or that asked for a hint) and of a game. When a w
 >>> queue = FairQueue(slots=1)
 >>> heavy = [queue.push(Ticket("10.0.0.1", f"g{i}")) for i in range(3)]
 >>> light = queue.push(Ticket("10.0.0.2", "h"))
->>> [queue.next().game_id for _ in range(1)]
-['g0']
->>> queue.done(heavy[0]); queue.next().game_id  # the other client's turn
-'h'
+>>> queue.next() is heavy[0]
+True
+>>> queue.done(heavy[0]); queue.next() is light  # the other client's turn, before g1 and g2
+True
 """
 
 from __future__ import annotations

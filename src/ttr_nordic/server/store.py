@@ -117,7 +117,17 @@ def wal_fault(database: Path | None) -> str | None:
     or it is empty (a checkpoint copied everything into the database and truncated it). A log
     that is missing, or whose header is gone (truncated or overwritten by another program while
     this one kept appending after the end it knew), holds nothing that will survive: the commit
-    must not be acknowledged. (SQLite keeps no lock on this file, so reading it is safe.)"""
+    must not be acknowledged. (SQLite keeps no lock on this file, so reading it is safe.)
+
+    >>> import tempfile
+    >>> database = Path(tempfile.mkdtemp()) / "games.sqlite"
+    >>> _ = Path(f"{database}-wal").write_bytes(bytes.fromhex("377f0682") + bytes(28))
+    >>> wal_fault(database) is None
+    True
+    >>> _ = Path(f"{database}-wal").write_bytes(bytes(4096))  # appended to after a cut: no header
+    >>> wal_fault(database).endswith("truncated or overwritten by another program")
+    True
+    """
     if database is None:
         return None
     wal = Path(f"{database}-wal")
