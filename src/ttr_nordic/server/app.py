@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import time
 import unicodedata
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -63,6 +62,7 @@ from .limits import (
 from .pages import install as install_pages
 from .serialize import JSON
 from .session import session
+from .tokens import CreationLimit
 
 log = logging.getLogger(__name__)
 
@@ -191,27 +191,6 @@ def tune_gc_for_server() -> None:
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(SERVER_GC_THRESHOLD, older, oldest)
-
-
-class CreationLimit:
-    """A token bucket per client address: ``burst`` games at once, then ``per_minute``."""
-
-    def __init__(self, per_minute: float = 20.0, burst: int = 10, clients: int = 10_000) -> None:
-        self.rate = per_minute / 60.0
-        self.burst = float(burst)
-        self.clients = clients
-        self.buckets: dict[str, tuple[float, float]] = {}
-
-    def allow(self, client: str, now: float | None = None) -> bool:
-        moment = time.monotonic() if now is None else now
-        tokens, last = self.buckets.pop(client, (self.burst, moment))
-        tokens = min(self.burst, tokens + (moment - last) * self.rate)
-        allowed = tokens >= 1.0
-        self.buckets[client] = (tokens - 1.0 if allowed else tokens, moment)
-        if len(self.buckets) > self.clients:  # forget the longest-unseen clients
-            for key in list(self.buckets)[: len(self.buckets) - self.clients]:
-                del self.buckets[key]
-        return allowed
 
 
 def create_app(

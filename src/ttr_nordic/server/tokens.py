@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
@@ -62,3 +63,30 @@ def take_creation_token(engine: Engine, client: str, rate: float, burst: float) 
         if secrets.randbelow(100) == 0:  # now and then, forget clients unseen for an hour
             connection.execute(_FORGET_OLD_BUCKETS)
     return bool(granted)
+
+
+class CreationLimit:
+    """A token bucket per client address: ``burst`` games at once, then ``per_minute`` (one
+    process; on PostgreSQL the buckets are in the database, see :func:`take_creation_token`).
+
+    >>> limit = CreationLimit(per_minute=60, burst=2)
+    >>> [limit.allow("10.0.0.1", now=0.0) for _ in range(3)], limit.allow("10.0.0.1", now=1.0)
+    ([True, True, False], True)
+    """
+
+    def __init__(self, per_minute: float = 20.0, burst: int = 10, clients: int = 10_000) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self.clients = clients
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str, now: float | None = None) -> bool:
+        moment = time.monotonic() if now is None else now
+        tokens, last = self.buckets.pop(client, (self.burst, moment))
+        tokens = min(self.burst, tokens + (moment - last) * self.rate)
+        allowed = tokens >= 1.0
+        self.buckets[client] = (tokens - 1.0 if allowed else tokens, moment)
+        if len(self.buckets) > self.clients:  # forget the longest-unseen clients
+            for key in list(self.buckets)[: len(self.buckets) - self.clients]:
+                del self.buckets[key]
+        return allowed
