@@ -4,13 +4,15 @@ loopback, while another game's ping is measured and a fair game keeps playing.
 Attacks, one after another (each bounded in count and time): ``--huge`` messages of 15 MB;
 a client that sends ``view`` requests and never reads (``--views``); a flood of ``--flood``
 messages from one socket; ``--slow`` connections that never finish their headers (slowloris);
-``--creations`` game creations from one address. Meanwhile a watcher pings every 50 ms, and an
+``--creations`` game creations from one address; ``--replay-threads`` clients asking for a
+finished game's replay as fast as they can; ``--idle-sockets`` WebSockets of one address left
+idle. Meanwhile a watcher pings every 50 ms, and an
 ordinary online game plays random moves; at the end every move it was acknowledged must be
 stored.
 
     .venv/bin/python benchmarks/abuse.py [--huge 5] [--views 60000] [--flood 20000] [--slow 300]
 
-Prints each attack's worst ping, then ``worst_ping_ms``, ``memory_growth_mb`` (the server's
+Prints each attack's worst and median ping, then ``worst_ping_ms``, ``memory_growth_mb`` (the server's
 resident memory after the attacks minus before) and last ``lost_moves``. Targets: worst ping
 ≤ 200 ms, growth ≤ 100 MB, nothing lost. Only 127.0.0.1 is contacted.
 """
@@ -24,11 +26,13 @@ import logging
 import random
 import shutil
 import socket
+import statistics
 import sys
 import tempfile
 import threading
 import time
 import urllib.error
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -47,6 +51,7 @@ class Watcher(threading.Thread):
         self.ws = self.stack.enter_context(connect(ws_url))
         self.ws.recv(timeout=10)
         self.worst = 0.0
+        self.samples: list[float] = []
         self.stop = threading.Event()
 
     def run(self) -> None:
@@ -55,12 +60,18 @@ class Watcher(threading.Thread):
             self.ws.send('{"type": "ping"}')
             while json.loads(self.ws.recv(timeout=30)).get("type") != "pong":
                 pass
-            self.worst = max(self.worst, 1000 * (time.perf_counter() - start))
+            ms = 1000 * (time.perf_counter() - start)
+            self.worst = max(self.worst, ms)
+            self.samples.append(ms)
             time.sleep(0.05)
 
     def take(self) -> float:
         worst, self.worst = self.worst, 0.0
         return worst
+
+    def take_median(self) -> float:
+        samples, self.samples = self.samples, []
+        return statistics.median(samples) if samples else float("nan")
 
 
 class FairGame(threading.Thread):
@@ -160,6 +171,65 @@ def slowloris(port: int, count: int, wait: float) -> None:
         s.close()
 
 
+def finished_game(base: str, ws_base: str) -> tuple[str, str, int]:
+    """A pass-and-play game played to its end with random legal moves: its id, token and length."""
+    data = http(base, "/api/games", {"mode": "hotseat", "seats": [{}, {}], "first_player": 0})
+    game_id, token = data["game"]["id"], data["invites"][0]["token"]
+    rng = random.Random(2)
+    with connect(f"{ws_base}/ws/games/{game_id}?token={token}", max_size=None) as ws:
+        for _ in range(5000):
+            message = json.loads(ws.recv(timeout=30))
+            if message["type"] == "game_over":
+                break
+            if message["type"] == "state" and message["legal"]:
+                choice = rng.choice(message["legal"])["action"]
+                ws.send(json.dumps({"type": "act", "action": choice, "expected": message["actions"]}))
+    return game_id, token, int(http(base, f"/api/games/{game_id}")["actions"])
+
+
+def replay_flood(base: str, game_id: str, token: str, step: int, threads: int, seconds: float) -> tuple[int, int]:
+    """``threads`` clients of one address asking for the game's last replay step as fast as they
+    can for ``seconds``: how many were answered, and how many refused with 429."""
+    answered, refused = [0], [0]
+    deadline = time.monotonic() + seconds
+
+    def ask() -> None:
+        request = urllib.request.Request(f"{base}/api/games/{game_id}/replay/{step}", headers={"X-Game-Token": token})
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    response.read()
+                answered[0] += 1
+            except urllib.error.HTTPError as exc:
+                refused[0] += exc.code == 429
+
+    workers = [threading.Thread(target=ask, daemon=True) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(seconds + 35)
+    return answered[0], refused[0]
+
+
+def idle_sockets(port: int, path: str, count: int) -> int:
+    """``count`` WebSockets of one address opened and left idle: how many the server accepted."""
+    held, accepted = [], 0
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+    try:
+        for _ in range(count):
+            raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+            held.append(raw)
+            raw.sendall(request)
+            accepted += raw.recv(12) == b"HTTP/1.1 101"
+    finally:
+        for raw in held:
+            raw.close()
+    return accepted
+
+
 def creations(base: str, count: int) -> int:
     refused = 0
     for _ in range(count):
@@ -177,6 +247,9 @@ def main() -> int:
     parser.add_argument("--flood", type=int, default=20_000)
     parser.add_argument("--slow", type=int, default=300)
     parser.add_argument("--creations", type=int, default=300)
+    parser.add_argument("--replay-threads", type=int, default=4, help="replay requests at once (default 4)")
+    parser.add_argument("--replay-seconds", type=float, default=8.0)
+    parser.add_argument("--idle-sockets", type=int, default=500)
     parser.add_argument("--header-timeout", type=float, default=10.0, help="the server's (default: its own, 10 s)")
     args = parser.parse_args()
     logging.getLogger("websockets").setLevel(logging.CRITICAL)  # the attackers' own sockets die noisily
@@ -204,20 +277,41 @@ def main() -> int:
         before = rss_mb(process.pid)
         worst = 0.0
         attack_path = urls[2].split(str(port), 1)[1]
+        replayed_id, replayed_token, replay_steps = finished_game(base, ws_base)
+
+        def replays() -> None:
+            answered, refused = replay_flood(
+                base, replayed_id, replayed_token, replay_steps, args.replay_threads, args.replay_seconds
+            )
+            print(f"replays_answered {answered} refused {refused} (a {replay_steps}-step game)")
+
+        def idle() -> None:
+            print(f"idle_sockets_accepted {idle_sockets(port, attack_path, args.idle_sockets)}")
+
         for name, attack in [
             ("huge_messages", lambda: huge(urls[2], args.huge)),
             ("never_read_views", lambda: never_read(port, attack_path, args.views)),
             ("flood", lambda: flood(urls[2], args.flood)),
             ("slowloris", lambda: slowloris(port, args.slow, args.header_timeout + 2)),
             ("creation_flood", lambda: print(f"creations_refused {creations(base, args.creations)}")),
+            ("replay_flood", replays),
+            (
+                "idle_sockets",
+                lambda: print(f"idle_sockets_accepted {idle_sockets(port, attack_path, args.idle_sockets)}"),
+            ),
         ]:
             watcher.take()
+            watcher.take_median()
             started = time.monotonic()
             attack()
             time.sleep(0.5)
             ping = watcher.take()
             worst = max(worst, ping)
-            print(f"{name}: worst ping {ping:.1f} ms ({time.monotonic() - started:.1f} s)", flush=True)
+            print(
+                f"{name}: worst ping {ping:.1f} ms, median {watcher.take_median():.1f} ms "
+                f"({time.monotonic() - started:.1f} s)",
+                flush=True,
+            )
         growth = rss_mb(process.pid) - before
         fair.stop.set()
         watcher.stop.set()

@@ -4,6 +4,7 @@ the workers can import (the tests folder is on their ``sys.path``, inherited fro
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from ttr_nordic.server.ai_workers import DecisionJob, decide
@@ -24,3 +25,15 @@ def always_fails(job: DecisionJob) -> str:
 
 def answers_nonsense(job: DecisionJob) -> str:
     return "C R01 PPPPPPPPPPPPPP"
+
+
+def expert_waits_for_go(job: DecisionJob) -> str:
+    """An expert decision waits until the file ``<game id>.go`` exists (at most a minute), then
+    decides; other levels decide at once. Lets a test hold the search workers busy."""
+    if job.level == "expert":
+        go = Path(job.game_id + ".go")
+        for _ in range(600):
+            if go.exists():
+                break
+            time.sleep(0.1)
+    return decide(job)

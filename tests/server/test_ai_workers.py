@@ -185,7 +185,7 @@ pool = AIPool(2)
 state = GameState.new(players=2, seed=3)
 job = DecisionJob("g", 2, 3, None, (), state.decision.player, "easy", 1)
 asyncio.run(pool.decide(job, [a.notation() for a in state.legal_action_list()]))
-print(" ".join(str(pid) for pid in pool._executor._processes), flush=True)
+print(" ".join(str(pid) for pid in pool.worker_pids()), flush=True)
 time.sleep(120)
 """
 

@@ -78,6 +78,7 @@ def test_abuse_benchmark_runs_and_meets_its_targets() -> None:
     done = run_benchmark(
         "abuse.py",
         *("--huge", "1", "--views", "3000", "--flood", "1000", "--slow", "10", "--creations", "15"),
+        *("--replay-threads", "2", "--replay-seconds", "2", "--idle-sockets", "300"),
         *("--header-timeout", "1"),
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -85,3 +86,21 @@ def test_abuse_benchmark_runs_and_meets_its_targets() -> None:
     assert lines[-1] == "lost_moves 0"
     assert any(line.startswith("creations_refused ") and int(line.split()[1]) >= 1 for line in lines)
     assert float(next(line for line in lines if line.startswith("worst_ping_ms")).split()[1]) < 1000
+    replays = next(line for line in lines if line.startswith("replays_answered ")).split()
+    assert int(replays[1]) > 0  # the flood was answered, up to the address's rate
+    accepted = int(next(line for line in lines if line.startswith("idle_sockets_accepted ")).split()[1])
+    assert 0 < accepted < 300  # one address holds at most its share of sockets
+
+
+def test_ai_fairness_benchmark_runs_and_reports_its_figures() -> None:
+    done = run_benchmark(
+        "ai_fairness.py",
+        *("--experts", "2", "--expert-level", "hard", "--easy", "1", "--duration", "4", "--warmup", "0.5"),
+        *("--runs", "1", "--ai-workers", "1"),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    name, value = lines[-2].split()
+    assert name == "easy_ai_move_ms_p99" and float(value) > 0
+    name, value = lines[-1].split()
+    assert name == "expert_games_min_actions" and float(value) > 1

@@ -65,7 +65,7 @@ def test_racing_writers_store_each_action_index_once(database_url: str, engine: 
         game_id = games[number % len(games)]
         barrier.wait(10)
         try:
-            service._append(game_id, 0, 0, f"K {number}", None)
+            service.store.append(game_id, 0, 0, f"K {number}", None)
             outcome = "stored"
         except IntegrityError:
             outcome = "refused"
@@ -94,7 +94,7 @@ def test_a_failed_write_leaves_nothing_behind(database_url: str, engine: Engine)
     migrate(engine)
     service = GameService(engine)
     with pytest.raises((LookupError, IntegrityError)):
-        service._append("no-such-game", 0, 0, "B", None)
+        service.store.append("no-such-game", 0, 0, "B", None)
     with service.sessions() as session:
         assert session.scalar(select(func.count()).select_from(ActionRow)) == 0
 
@@ -110,13 +110,13 @@ def test_group_commit_stores_waiting_actions_together_and_a_refused_one_alone(
     # stored index is what is tested here.
     service.shared = False
     batches: list[int] = []
-    append_many = service._append_many
+    append_many = service.store.append_many
 
     def recording(batch: list[Append]) -> datetime:
         batches.append(len(batch))
         return append_many(batch)
 
-    monkeypatch.setattr(service, "_append_many", recording)
+    monkeypatch.setattr(service.store, "append_many", recording)
 
     async def scenario() -> list[bool | BaseException]:
         seats = [SeatSpec("A", "human"), SeatSpec("B", "human")]

@@ -8,9 +8,12 @@ rebuilds the position (keeping the last position of each game it has seen, so us
 newest actions are applied), hands the agent that seat's view only, and answers the action in
 notation.
 
-:class:`AIPool` bounds how many decisions wait or run at once (a FIFO semaphore: every game
-gets its turn in order of asking), retries a failed decision (a worker that died is replaced),
-logs every failure, and if a decision fails three times plays a random legal move so that the game
+:class:`AIPool` has two lanes of workers: one for the quick levels (:data:`QUICK_LEVELS`, a
+few milliseconds a decision) and one for the searching ones (the expert, and hints), so an easy
+game never waits behind an expert's search. In each lane a :class:`.ai_queue.FairQueue` says which
+waiting decision runs next (clients take turns, none holds more than half a lane, a hint never goes
+before a game's move). The pool retries a failed decision (a worker that died is replaced), logs
+every failure, and if a decision fails three times plays a random legal move so that the game
 never stalls.
 
 >>> job = DecisionJob("g", players=2, seed=5, first_player=0, actions=(), seat=0, level="hard", agent_seed=1)
@@ -36,6 +39,7 @@ from ..ai.base import Agent
 from ..ai.registry import make_agent
 from ..engine import GameConfig, GameState, parse_action
 from ..sim.workers import spawn_pool
+from .ai_queue import FairQueue, Ticket
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +47,8 @@ log = logging.getLogger(__name__)
 WORKER_CACHE = 64
 #: Tries of one decision before a random legal move is played instead.
 ATTEMPTS = 3
+#: Levels whose decisions take milliseconds (no search): they have a lane of workers of their own.
+QUICK_LEVELS = frozenset({"easy", "medium", "hard"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +118,69 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+class _Lane:
+    """Workers for some levels, and the fair queue of the decisions waiting for them."""
+
+    def __init__(self, name: str, workers: int, slots: int) -> None:
+        self.name = name
+        self.workers = workers
+        self.queue = FairQueue(slots)
+        self.executor: Executor | None = None
+        self.wakeups: dict[Ticket, asyncio.Future[None]] = {}
+
+    def pool(self) -> Executor:
+        if self.executor is None:
+            # Clean interpreters that leave if this server is killed (kill -9 included).
+            self.executor = spawn_pool(self.workers)
+        return self.executor
+
+    def replace_broken_pool(self) -> None:
+        broken, self.executor = self.executor, None
+        if broken is not None:
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def pump(self) -> None:
+        """Wake the waiting decisions that may run now."""
+        while (ticket := self.queue.next()) is not None:
+            wakeup = self.wakeups.pop(ticket, None)
+            if wakeup is not None and not wakeup.done():
+                wakeup.set_result(None)
+
+    async def admit(self, ticket: Ticket) -> None:
+        """Wait until ``ticket`` may run (it then holds a worker until ``release``)."""
+        self.queue.push(ticket)
+        self.pump()
+        if ticket.running:
+            return
+        wakeup: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.wakeups[ticket] = wakeup
+        try:
+            await wakeup
+        except BaseException:
+            self.wakeups.pop(ticket, None)
+            self.release(ticket)
+            raise
+
+    def release(self, ticket: Ticket) -> None:
+        self.queue.withdraw(ticket)
+        self.pump()
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
 class AIPool:
     """Runs :func:`decide` in worker processes (or Ray tasks) for the server's AI seats.
 
-    ``workers`` processes (default :func:`default_workers`); at most ``max_thinking`` decisions
-    waiting or running at once (default 4 per worker), the others wait their turn in order.
-    With ``ray_address`` the decisions are Ray tasks on that cluster instead (``"local"`` starts
-    a Ray instance on this machine). ``decider`` is the
-    function run in the worker (tests replace it to make a worker fail).
+    ``workers`` processes (default :func:`default_workers`) search for the expert and for hints;
+    ``quick_workers`` more (default 1) decide for the :data:`QUICK_LEVELS`. Each lane hands its
+    workers at most ``max_thinking`` decisions at once (default: one per worker); the others
+    wait in a :class:`.ai_queue.FairQueue`. ``decide`` takes the decision's owner (the client
+    address that created the game or asked for the hint). With ``ray_address`` the decisions are
+    Ray tasks on that cluster instead (``"local"`` starts a Ray instance on this machine).
+    ``decider`` is the function run in the worker (tests replace it to make a worker fail).
     """
 
     def __init__(
@@ -127,54 +188,56 @@ class AIPool:
         workers: int | None = None,
         *,
         max_thinking: int | None = None,
+        quick_workers: int = 1,
         ray_address: str | None = None,
         decider: Callable[[DecisionJob], str] = decide,
     ) -> None:
         self.workers = workers or default_workers()
-        if self.workers < 1:
-            raise ValueError("the AI pool needs at least one worker")
-        self.max_thinking = max_thinking or 4 * self.workers
+        if self.workers < 1 or quick_workers < 1:
+            raise ValueError("the AI pool needs at least one worker in each lane")
+        self.max_thinking = max_thinking or self.workers
+        self.search = _Lane("search", self.workers, self.max_thinking)
+        self.quick = _Lane("quick", quick_workers, max_thinking or quick_workers)
         self.ray_address = ray_address
         self.decider = decider
-        self._executor: Executor | None = None
         self._ray: Any = None
         self._ray_task: Any = None
-        self._slots: asyncio.Semaphore | None = None
         self.failures = 0  # failed attempts, for logs and tests
         self.fallbacks = 0  # decisions that ended in a random move
         self.decisions = 0
 
     # -- lifecycle ------------------------------------------------------------------------------
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            # Clean interpreters that leave if this server is killed (kill -9 included).
-            self._executor = spawn_pool(self.workers)
-        return self._executor
+    def lane(self, level: str) -> _Lane:
+        """The lane that decides for ``level``."""
+        return self.quick if level in QUICK_LEVELS else self.search
 
     def start(self) -> None:
         """Start the workers now (in the background), so the first AI move does not wait for them."""
         if self.ray_address is not None:
             return
-        pool = self._pool()
-        for _ in range(self.workers):
-            pool.submit(_warm)
+        for lane in (self.search, self.quick):
+            pool = lane.pool()
+            for _ in range(lane.workers):
+                pool.submit(_warm)
 
-    def _replace_broken_pool(self) -> None:
-        broken, self._executor = self._executor, None
-        if broken is not None:
-            broken.shutdown(wait=False, cancel_futures=True)
+    def worker_pids(self) -> list[int]:
+        """The process ids of the workers started so far (both lanes)."""
+        pids: list[int] = []
+        for lane in (self.search, self.quick):
+            processes = getattr(lane.executor, "_processes", None) or {}
+            pids.extend(processes)
+        return pids
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for lane in (self.search, self.quick):
+            lane.close()
         if self._ray is not None and self._ray.is_initialized():
             self._ray.shutdown()
 
     # -- deciding -------------------------------------------------------------------------------
 
-    async def _run(self, job: DecisionJob) -> str:
+    async def _run(self, job: DecisionJob, lane: _Lane) -> str:
         if self.ray_address is not None:
             if self._ray is None:
                 ray = importlib.import_module("ray")
@@ -187,42 +250,50 @@ class AIPool:
             result: str = await self._ray_task.remote(job)
             return result
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), self.decider, job)
+        return await loop.run_in_executor(lane.pool(), self.decider, job)
 
-    async def decide(self, job: DecisionJob, legal: list[str], fallback: bool = True) -> str:
+    async def decide(
+        self, job: DecisionJob, legal: list[str], fallback: bool = True, *, owner: str | None = None, hint: bool = False
+    ) -> str:
         """The AI's action for ``job`` in notation; ``legal`` (the legal actions in notation) is
         what a random fallback picks from when every attempt failed. Without ``fallback``
-        (a hint: a random move would mislead) that raises :class:`RuntimeError` instead."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.max_thinking)
-        async with self._slots:
-            for attempt in range(1, ATTEMPTS + 1):
-                try:
-                    notation = await self._run(job)
-                    if notation not in legal:
-                        raise ValueError(f"the agent answered {notation!r}, which is not legal")
-                    self.decisions += 1
-                    return notation
-                except asyncio.CancelledError:
-                    raise
-                except BrokenProcessPool as exc:
-                    self.failures += 1
-                    log.error("AI worker died (game %s, seat %d, try %d): %s", job.game_id, job.seat, attempt, exc)
-                    self._replace_broken_pool()
-                except Exception as exc:
-                    self.failures += 1
-                    log.error(
-                        "AI decision failed (game %s, seat %d, try %d): %s: %s",
-                        job.game_id,
-                        job.seat,
-                        attempt,
-                        type(exc).__name__,
-                        exc,
-                    )
-            if not fallback:
-                raise RuntimeError(f"no decision for seat {job.seat} of game {job.game_id} after {ATTEMPTS} tries")
-            self.fallbacks += 1
-            log.error(
-                "AI seat %d of game %s plays a random move after %d failed tries", job.seat, job.game_id, ATTEMPTS
-            )
-            return random.Random(f"{job.agent_seed}:{len(job.actions)}").choice(legal)
+        (a hint: a random move would mislead) that raises :class:`RuntimeError` instead.
+        ``owner`` (default: the game) is whose share of the workers the decision uses; a
+        ``hint`` waits while games' moves can go (see :class:`.ai_queue.FairQueue`)."""
+        lane = self.lane(job.level)
+        ticket = Ticket(owner or job.game_id, job.game_id, hint)
+        await lane.admit(ticket)
+        try:
+            return await self._decide(job, legal, fallback, lane)
+        finally:
+            lane.release(ticket)
+
+    async def _decide(self, job: DecisionJob, legal: list[str], fallback: bool, lane: _Lane) -> str:
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                notation = await self._run(job, lane)
+                if notation not in legal:
+                    raise ValueError(f"the agent answered {notation!r}, which is not legal")
+                self.decisions += 1
+                return notation
+            except asyncio.CancelledError:
+                raise
+            except BrokenProcessPool as exc:
+                self.failures += 1
+                log.error("AI worker died (game %s, seat %d, try %d): %s", job.game_id, job.seat, attempt, exc)
+                lane.replace_broken_pool()
+            except Exception as exc:
+                self.failures += 1
+                log.error(
+                    "AI decision failed (game %s, seat %d, try %d): %s: %s",
+                    job.game_id,
+                    job.seat,
+                    attempt,
+                    type(exc).__name__,
+                    exc,
+                )
+        if not fallback:
+            raise RuntimeError(f"no decision for seat {job.seat} of game {job.game_id} after {ATTEMPTS} tries")
+        self.fallbacks += 1
+        log.error("AI seat %d of game %s plays a random move after %d failed tries", job.seat, job.game_id, ATTEMPTS)
+        return random.Random(f"{job.agent_seed}:{len(job.actions)}").choice(legal)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import array
 import fcntl
 import os
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -162,24 +163,55 @@ _FS_IOC_GETFLAGS = 0x80086601
 _UNWRITABLE_FLAGS = ((0x10, "immutable"), (0x20, "append-only"))
 
 
+#: A descriptor of each file :func:`unwritable_attribute` looked at, by (device, inode), kept open.
+_HELD: dict[tuple[int, int], int] = {}
+_HELD_LOCK = threading.Lock()
+#: The most files held so (a file replaced again and again is not followed past this).
+_MAX_HELD = 256
+
+
+def _held_descriptor(path: Path) -> int | None:
+    """A read-only descriptor of ``path``, opened once per file and never closed.
+
+    Closing *any* descriptor of a file releases every POSIX lock this process holds on it,
+    SQLite's included: its lock on the shared-memory file that says "in use" would go, and
+    another process opening the database (a backup's ``wal_checkpoint``) would then truncate and
+    rebuild that file under this process's mapping of it (a SIGBUS)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = (stat.st_dev, stat.st_ino)
+    with _HELD_LOCK:
+        fd = _HELD.get(key)
+        if fd is not None or len(_HELD) >= _MAX_HELD:
+            return fd
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            return None
+        opened = os.fstat(fd)
+        # (Replaced meanwhile: this descriptor is of another file. Kept too, never closed.)
+        _HELD.setdefault((opened.st_dev, opened.st_ino), fd)
+        return fd if (opened.st_dev, opened.st_ino) == key else None
+
+
 def unwritable_attribute(path: Path) -> str | None:
     """ "immutable" or "append-only" when ``path`` carries that file attribute (``chattr +i``,
     ``chattr +a``; Linux), else None (also where the attribute cannot be read).
 
     SQLite maps the WAL index, ``<database>-shm``, into memory and writes to it on every read
     and write; on a file made immutable such a write is a SIGBUS that kills the process with
-    no word. So the file's attribute is checked before the database is used."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
+    no word. So the file's attribute is checked before the database is used (through a
+    descriptor held open: see :func:`_held_descriptor`)."""
+    fd = _held_descriptor(path)
+    if fd is None:
         return None
     try:
         flags = array.array("i", [0])
         fcntl.ioctl(fd, _FS_IOC_GETFLAGS, flags, True)
     except OSError:
         return None
-    finally:
-        os.close(fd)
     for bit, name in _UNWRITABLE_FLAGS:
         if flags[0] & bit:
             return name

@@ -2,12 +2,15 @@
 
 * :class:`MessageRate`: a token bucket per WebSocket (messages over the rate are refused, a
   client that keeps flooding is dropped).
+* :class:`ClientLimits`: per client address, a rate of HTTP requests (429 over it) and a cap
+  on open WebSockets.
 * :class:`HeaderTimeoutProtocol`: uvicorn's HTTP protocol with a deadline for a request's
   headers (a slowloris client is cut off) and an answer to an over-long request line.
 * :class:`SecurityHeaders`: CSP with no inline script, ``nosniff``, ``frame-ancestors``,
   ``Referrer-Policy`` on every HTTP answer.
 * :func:`origin_allowed`: the WebSocket's Origin check.
 * :class:`RedactSecrets`: a logging filter that keeps seat tokens out of the logs.
+* :class:`OneLineClientFaults`: a client's bad input is logged in one line, not a traceback.
 * :func:`echo`: the short, always encodable prefix of client input that an error may quote.
 """
 
@@ -31,8 +34,10 @@ MESSAGES_PER_SECOND = 60.0
 MESSAGE_BURST = 300
 #: Refused messages in a row after which a flooding socket is dropped.
 MAX_REFUSED = 500
-#: What may wait to be sent to one client before it counts as not reading and is dropped.
-MAX_QUEUED_MESSAGES = 200
+#: What may wait to be sent to one client before it counts as not reading and is dropped: more
+#: than a burst's answers (each message the rate lets through may be answered) and the states of
+#: the moves made meanwhile, so a client that reads is never dropped for a burst it was allowed.
+MAX_QUEUED_MESSAGES = MESSAGE_BURST + 200
 MAX_QUEUED_BYTES = 4 * 1024 * 1024
 #: Close codes of this server's own (4000-4999 are the application's).
 CLOSE_NOT_READING = 4008
@@ -88,16 +93,132 @@ class MessageRate:
         self.last = time.monotonic()
         self.refused_in_a_row = 0
 
-    def allow(self, now: float | None = None) -> bool:
+    def allow(self, now: float | None = None, cost: float = 1.0) -> bool:
         moment = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (moment - self.last) * self.rate)
         self.last = moment
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= cost:
+            self.tokens -= cost
             self.refused_in_a_row = 0
             return True
         self.refused_in_a_row += 1
         return False
+
+
+#: HTTP requests one client address may make: to the API (``/api/``, each may replay a game),
+#: and to pages and static files (a page load fetches some thirty files at once).
+API_REQUESTS_PER_SECOND = 20.0
+API_REQUEST_BURST = 100
+PAGE_REQUESTS_PER_SECOND = 100.0
+PAGE_REQUEST_BURST = 600
+#: What a request that replays a whole game (a replay step, the chances) costs, in requests.
+REPLAY_COST = 5.0
+_REPLAYING = re.compile(r"^/api/games/[^/]+/(replay/[^/]+|chances)$")
+#: WebSockets one client address may hold open at once (a browser holds one a tab).
+MAX_SOCKETS_PER_ADDRESS = 256
+#: Client addresses whose buckets are kept (the longest unseen are forgotten first).
+MAX_TRACKED_ADDRESSES = 10_000
+
+
+class AddressBuckets:
+    """A :class:`MessageRate` bucket per client address, the longest unseen forgotten first."""
+
+    def __init__(self, rate: float, burst: int, addresses: int = MAX_TRACKED_ADDRESSES) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.addresses = addresses
+        self.buckets: dict[str, MessageRate] = {}
+
+    def allow(self, address: str, now: float | None = None, cost: float = 1.0) -> bool:
+        """Whether ``address`` may make one more request (of ``cost`` tokens) now.
+
+        >>> buckets = AddressBuckets(rate=1.0, burst=2)
+        >>> [buckets.allow("10.0.0.1", now=0.0) for _ in range(3)], buckets.allow("10.0.0.2", now=0.0)
+        ([True, True, False], True)
+        >>> buckets.allow("10.0.0.3", now=0.0, cost=5.0)  # more than the burst at once: never
+        False
+        """
+        bucket = self.buckets.pop(address, None)
+        if bucket is None:
+            bucket = MessageRate(self.rate, self.burst)
+            if now is not None:
+                bucket.last = now
+        self.buckets[address] = bucket  # most recently seen last
+        if len(self.buckets) > self.addresses:
+            del self.buckets[next(iter(self.buckets))]
+        return bucket.allow(now, cost)
+
+
+class ClientLimits:
+    """ASGI middleware: per client address, a rate of HTTP requests (over it: 429 with a
+    one-line JSON error and ``Retry-After``) and a cap on open WebSockets (over it: the
+    handshake is refused, HTTP 403). The WebSocket's own message rate is :class:`MessageRate`."""
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        api: AddressBuckets | None = None,
+        pages: AddressBuckets | None = None,
+        sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
+    ) -> None:
+        self.app = app
+        self.api = api or AddressBuckets(API_REQUESTS_PER_SECOND, API_REQUEST_BURST)
+        self.pages = pages or AddressBuckets(PAGE_REQUESTS_PER_SECOND, PAGE_REQUEST_BURST)
+        self.sockets_per_address = sockets_per_address
+        self.sockets: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else "unknown"
+        if kind == "http":
+            path = scope.get("path", "")
+            buckets = self.api if path.startswith("/api/") else self.pages
+            # Creating a game has a limit of its own (a few a minute): not counted twice.
+            creating = path == "/api/games" and scope.get("method") == "POST"
+            cost = REPLAY_COST if _REPLAYING.match(path) else 1.0
+            if not creating and not buckets.allow(address, cost=cost):
+                await _too_many_requests(send, buckets.rate)
+                return
+            await self.app(scope, receive, send)
+            return
+        held = self.sockets.get(address, 0)
+        if held >= self.sockets_per_address:
+            await receive()  # the handshake request (websocket.connect)
+            await send({"type": "websocket.close", "code": 1008, "reason": "too many sockets from this address"})
+            return
+        self.sockets[address] = held + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.sockets[address] - 1
+            if left:
+                self.sockets[address] = left
+            else:
+                del self.sockets[address]
+
+
+async def _too_many_requests(send: Any, rate: float) -> None:
+    body = (
+        '{"error": {"code": "RATE_LIMITED", "message": "too many requests from this address: '
+        f'at most {rate:g} a second, slow down"}}}}'
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", b"1"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
@@ -210,9 +331,37 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+#: uvicorn's log messages about a client's bad input that it writes with a traceback: the
+#: client is answered already (an invalid UTF-8 text frame gets close 1007), so one line is enough.
+CLIENT_FAULTS = ("Invalid UTF-8 sequence received from client",)
+
+
+class OneLineClientFaults(logging.Filter):
+    """Drops the traceback from uvicorn's record of a client's bad input (see
+    :data:`CLIENT_FAULTS`), keeping the line and the exception's one-line summary.
+
+    >>> record = logging.LogRecord("uvicorn.error", logging.ERROR, "", 0, CLIENT_FAULTS[0] + ".", None, None)
+    >>> record.exc_info = (ValueError, ValueError("bad byte 0xff"), None)
+    >>> OneLineClientFaults().filter(record), record.exc_info, record.getMessage()
+    (True, None, 'Invalid UTF-8 sequence received from client. (ValueError: bad byte 0xff)')
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.msg, str) and record.msg.startswith(CLIENT_FAULTS):
+            error = record.exc_info[1]
+            if error is not None:
+                record.msg = f"{record.msg} ({type(error).__name__}: {echo(str(error))})"
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def install_log_redaction() -> None:
-    """Keep seat tokens out of uvicorn's access and error logs."""
+    """Keep seat tokens out of uvicorn's access and error logs, and a client's bad input to one
+    line there (see :class:`OneLineClientFaults`)."""
     for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactSecrets) for f in logger.filters):
             logger.addFilter(RedactSecrets())
+        if not any(isinstance(f, OneLineClientFaults) for f in logger.filters):
+            logger.addFilter(OneLineClientFaults())

@@ -131,7 +131,8 @@ def install(app: FastAPI) -> None:
         actions = list(record.actions)
         if not 0 <= step <= len(actions):
             return _error(404, "NO_SUCH_STEP", f"steps go from 0 to {len(actions)}")
-        data = replay_step(GameState.from_config(record.config), actions, step)
+        # A long game replays in tens of milliseconds: in a thread, so the event loop serves the others meanwhile.
+        data = await asyncio.to_thread(replay_step, GameState.from_config(record.config), actions, step)
         data["seats"] = [s.public() for s in game.seats]
         return data
 

@@ -8,6 +8,8 @@ Client → server (JSON text frames)::
     {"type": "act", "action": "C R45 OOL"}         # action notation (see engine.actions)
     {"type": "act", "action": "B", "seat": 1}      # hotseat: the seat acting (default: the one shown)
     {"type": "act", "action": "B", "expected": 12} # refused (STALE) unless the game has 12 actions
+                                                   # (without "expected": the count of the last state
+                                                   # the server wrote to this socket, see below)
     {"type": "view", "seat": 2}                    # hotseat: show another seat's view
     {"type": "view"}                               # the seat shown again, with the whole log
     {"type": "ping"}
@@ -47,8 +49,14 @@ state (and the first one when joining a finished game). Error codes are an engin
 ``BAD_TOKEN``, ``GAME_NOT_FOUND`` or ``NOT_YOUR_SEAT`` at connect time the server closes
 the socket (codes 4401, 4404, 4403).
 
+An ``act`` refers to a state: the one with ``expected`` actions, or without ``expected`` the last
+state the server wrote to this socket before reading the ``act``. It is refused (``STALE``, and
+the current state follows) when the game has moved on from that state, so the same click sent
+from two tabs, or twice before its answer came, makes one move. A client that sends a move
+before the state of its previous move reached it must send ``expected``.
+
 Limits (:mod:`ttr_nordic.server.limits`): a message is at most 4 KiB; a socket may send 60
-messages a second (300 at once); a client that lets 200 messages or 4 MiB wait unread is closed
+messages a second (300 at once); a client that lets 500 messages or 4 MiB wait unread is closed
 with 4008, and one that keeps flooding with 4029. A browser's socket must come from the server's
 own origin, ``--public-url`` or an ``--allowed-origin``.
 
@@ -75,7 +83,8 @@ PROTOCOL_ERRORS: Final = {
     "NOT_YOUR_SEAT": "the token does not control that seat",
     "GAME_NOT_FOUND": "no game with that id",
     "STORAGE_ERROR": "the action could not be stored (nothing changed; reconnect)",
-    "STALE": "the game moved on since the client chose (its 'expected' count is old); the current state follows",
+    "STALE": "the game moved on since the state the action refers to ('expected', or the last state sent); "
+    "the current state follows",
     "RATE_LIMITED": "too many messages from this socket; the message was dropped (a flood is closed with 4029)",
     "TOO_LARGE": "a message over 4 KiB (uvicorn closes such a socket with 1009 before reading it)",
     "CORRUPT_GAME": "the stored game does not replay",
