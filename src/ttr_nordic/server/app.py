@@ -45,6 +45,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
+from . import account_routes
 from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
 from .db import check_writable, default_database_url, make_engine, migrate
@@ -117,10 +118,13 @@ class CreateGame(BaseModel):
     mode: Literal["ai", "hotseat", "online"]
     seats: list[SeatIn] = Field(min_length=2, max_length=3)
     first_player: int | None = Field(default=None, ge=0, le=2)
+    rated: bool = False  # between accounts only (see account_routes)
 
     @model_validator(mode="after")
     def _composition(self) -> CreateGame:
         humans = sum(1 for s in self.seats if s.kind == "human")
+        if self.rated and self.mode != "online":
+            raise ValueError("only an online game between people can be rated")
         if self.mode == "ai" and humans != 1:
             raise ValueError("an 'ai' game has exactly 1 human seat and 1 or 2 AI seats")
         if self.mode != "ai" and humans != len(self.seats):
@@ -249,6 +253,7 @@ def create_app(
         service = GameService(engine, AIPool(ai_workers, ray_address=ray_address), idle_unload_s=idle_unload_s)
         service.start(warm_ai=warm_ai)
         app.state.service = service
+        await account_routes.start(app, service)
         if tune_gc:
             tune_gc_for_server()
         try:
@@ -327,7 +332,9 @@ def create_app(
             allowed = creation.allow(client)
         if not allowed:
             raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
+        creator = await account_routes.rated_creator(request, body.rated)
         game, tokens = await service.create(body.mode, body.specs(), body.first_player)
+        await account_routes.game_created(request, game, tokens, creator)
         # The address the creator's browser used (so a home network's address works as is),
         # unless the owner gave the server a public one.
         base = request.app.state.public_url or str(request.base_url).rstrip("/")
@@ -397,6 +404,7 @@ def create_app(
         await ws.accept()
         await _session(ws, service_of(ws), game_id)
 
+    account_routes.install(app)  # accounts, profiles and ratings
     install_pages(app)  # the browser game: pages, static files, board and replay routes
     return app
 
@@ -441,6 +449,8 @@ async def _session(ws: WebSocket, service: GameService, game_id: str) -> None:
         return
     token = ws.query_params.get("token", "")
     seats = game.seats_for(token) if token else frozenset()
+    if not seats:  # the seats a signed-in account holds
+        seats = await account_routes.account_seats(ws, game)
     if not seats:
         await _refuse(ws, "BAD_TOKEN", "this token does not open a seat in this game", 4401)
         return

@@ -22,7 +22,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -417,6 +417,9 @@ class GameService:
         self._presence_tasks: set[asyncio.Future[None]] = set()
         self._presence_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-presence")
         self.listening = asyncio.Event()
+        # Called (each in a task) when a game ends on this process: e.g. its rating (see account_routes).
+        self._end_hooks: list[Callable[[LiveGame], Coroutine[Any, Any, None]]] = []
+        self._end_tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ database (sync, run in threads)
 
@@ -832,8 +835,20 @@ class GameService:
             game.state = after
             game.last_used = time.monotonic()
             game.broadcast()
+        if after.is_over:
+            self._game_ended(game)
         self.ensure_ai(game)
         return True
+
+    def on_game_end(self, hook: Callable[[LiveGame], Coroutine[Any, Any, None]]) -> None:
+        """Call ``hook(game)`` (in a task) when a game ends by a move stored by this process."""
+        self._end_hooks.append(hook)
+
+    def _game_ended(self, game: LiveGame) -> None:
+        for hook in self._end_hooks:
+            task = asyncio.get_running_loop().create_task(hook(game))
+            self._end_tasks.add(task)
+            task.add_done_callback(self._end_tasks.discard)
 
     # ------------------------------------------------------------ other processes
 
@@ -1083,8 +1098,8 @@ class GameService:
             for client in game.clients:
                 client.send(None)
         self.ai.close()
-        if self._presence_tasks:
-            await asyncio.gather(*self._presence_tasks, return_exceptions=True)
+        if self._presence_tasks or self._end_tasks:
+            await asyncio.gather(*self._presence_tasks, *self._end_tasks, return_exceptions=True)
         if self.presence is not None:
             self.presence.close()
         if self.ai_locks is not None:

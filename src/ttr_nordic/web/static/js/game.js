@@ -6,6 +6,7 @@ import { makeZoomable } from "./zoom.js";
 import { makeFlier } from "./fly.js";
 import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
+import { showRatingChange } from "./account.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -657,6 +658,7 @@ export async function gamePage(app, gameId, token) {
       el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: "Watch the replay" }),
       el("a", { class: "button", href: "/", text: "New game" }), close], { className: "final", modal: true });
     d.node.id = "final-dialog";
+    showRatingChange(gameId, d.node); // a rated game: each player's rating change
     d.node.append(corner(helpButton("scoring", "scoring")));
     close.addEventListener("click", d.close);
   }
