@@ -237,7 +237,7 @@ async def delete_account(body: Confirm, request: Request, signed: Signed) -> JSO
 
 @router.post("/api/account/claim")
 async def claim(body: Claim, request: Request, signed: Signed) -> JSON:
-    pairs = list({g.id: g.token for g in body.games}.items())
+    pairs = list(dict.fromkeys((g.id, g.token) for g in body.games))
     games = await asyncio.to_thread(accounts_of(request).claim, signed[0].id, pairs)
     return {"claimed": games}
 
