@@ -10,7 +10,8 @@ function when(iso) {
 
 /** The rating history as a line chart: one point per rated game. */
 export function ratingChart(history) {
-  const width = 640;
+  // Drawn at about the width it is shown (a phone's chart keeps readable labels).
+  const width = Math.round(Math.min(640, Math.max(300, window.innerWidth - 64)));
   const height = 200;
   const pad = { left: 48, right: 14, top: 14, bottom: 26 };
   const values = history.map((h) => h.rating);
@@ -104,9 +105,9 @@ export async function profilePage(app, name) {
   const header = el("section", { class: "profile-head" }, el("h1", { id: "profile-name", text: data.name }),
     el("p", { class: "muted", text: `Member since ${when(data.member_since)}` }));
   const own = el("section", { class: "profile-card" });
-  app.replaceChildren(header, el("div", { class: "profile-grid" }, ratingCard,
+  app.replaceChildren(...[header, el("div", { class: "profile-grid" }, ratingCard,
     el("section", { class: "profile-card" }, el("h2", { text: "Games" }), statsTable(data.stats))),
   data.own ? own : null,
-  el("section", { class: "profile-card" }, el("h2", { text: "Recent games" }), recentList(data.recent)));
+  el("section", { class: "profile-card" }, el("h2", { text: "Recent games" }), recentList(data.recent))].filter(Boolean));
   if (data.own) ownGames(own);
 }
