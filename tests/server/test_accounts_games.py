@@ -10,6 +10,7 @@ from account_helpers import finish, settle, sign_up, use
 from server_helpers import create_game, receive_until
 from starlette.testclient import TestClient
 
+from ttr_nordic.server import create_app
 from ttr_nordic.server.ratings import FinishedGame, apply_rating
 
 HUMANS = [{"name": "Astrid"}, {"name": "Leif"}]
@@ -163,3 +164,23 @@ def test_a_rated_game_without_every_account_is_not_rated(client: TestClient) -> 
         headers={"X-CSRF-Token": session["csrf"]},
     )
     assert refused.status_code == 422
+
+
+def test_two_processes_share_sessions_and_a_game_ended_unrated_is_rated_at_the_next_start(database_url: str) -> None:
+    """Two apps on one database are two server processes: a session made on one is known to
+    the other; a rated game that ended on a process that stopped before rating it is rated
+    when a process starts, once."""
+    with TestClient(create_app(database_url)) as first, TestClient(create_app(database_url)) as second:
+        session = sign_up(first, "Twice1")
+        use(second, session)
+        assert second.get("/api/account").json()["user"]["name"] == "Twice1"
+        game_id, _, _ = rated_game(first)
+        first.app.state.service._end_hooks.clear()  # type: ignore[attr-defined]  # "dies" before rating
+        finish(first, game_id)
+        assert first.get(f"/api/games/{game_id}/rating").json()["state"] == "pending"
+    with TestClient(create_app(database_url)) as third, TestClient(create_app(database_url)) as fourth:
+        for client in (third, fourth):
+            rating = client.get(f"/api/games/{game_id}/rating").json()
+            assert rating["state"] == "applied" and len(rating["changes"]) == 2
+        ratings = third.get("/api/ratings?names=Rater1,Rater2").json()["ratings"]
+        assert [r["games"] for r in ratings] == [1, 1]
