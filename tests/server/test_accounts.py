@@ -53,6 +53,8 @@ def test_sign_up_keeps_only_hashes_and_sets_a_safe_cookie(client: TestClient) ->
         refused = client.post("/api/account/sign-up", json={"name": name, "password": password})
         assert refused.status_code == 422, (name, refused.text)
         assert refused.json()["error"]["code"] == code
+    chunked = client.post("/api/account/sign-in", content=iter([b'{"name": "Astrid", "password": "x"}']))
+    assert chunked.status_code == 411 and chunked.json()["error"]["code"] == "LENGTH_REQUIRED"
     big = client.post("/api/account/sign-in", content=b'{"name": "Astrid", "password": "' + b"x" * 40_000 + b'"}')
     assert big.status_code == 413 and big.json()["error"]["code"] == "TOO_LARGE"
 
@@ -186,3 +188,15 @@ def test_passwords_and_tokens_never_reach_the_log(client: TestClient, caplog: py
     text = caplog.text
     for secret in ("secret words here", "wrong words here", "newer words here", session["token"], session["csrf"]):
         assert secret not in text
+
+
+def test_new_accounts_per_address_are_limited(client: TestClient) -> None:
+    client.app.state.accounts.throttle = Throttle(sign_ups=2)  # type: ignore[attr-defined]
+    sign_up(client, "First1")
+    sign_up(client, "Second2")
+    refused = client.post("/api/account/sign-up", json={"name": "Third3", "password": PASSWORD})
+    assert refused.status_code == 429
+    assert refused.json()["error"] == {
+        "code": "TOO_MANY_ACCOUNTS",
+        "message": "too many new accounts from this address: wait 15 minutes",
+    }

@@ -79,6 +79,8 @@ def test_a_rated_game_changes_both_ratings_once(client: TestClient) -> None:
         "rated": True,
         "state": "pending",
         "reason": None,
+        "held": [{"seat": 0, "player": "Rater1"}, {"seat": 1, "player": "Rater2"}],
+        "started": False,
         "changes": [],
     }
     finish(client, game_id)

@@ -261,8 +261,15 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(contexts: Any
     rival = contexts().new_page()
     rival.goto("/")
     sign_up_in_page(rival, second)
+    host.goto(urls[0])
+    wait_state(host)
+    expect(host.locator("#rated-notice")).to_contain_text(f"waiting for {second} to open their link signed in")
     rival.goto(urls[1])  # opening the invite signed in: the seat is the account's
     wait_state(rival)
+    notice = "Rated game: the result changes every player's rating."
+    expect(rival.locator("#rated-notice")).to_have_text(notice, timeout=15000)
+    expect(host.locator("#rated-notice")).to_have_text(notice, timeout=15000)  # looked at again
+    shot(host, "rated-notice-1440x900")
     rating = rival.request.get(f"/api/games/{game_id}/rating").json()
     assert rating["state"] == "pending"
     play_seats_to_the_end(base_url, game_id, tokens)
@@ -293,3 +300,27 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(contexts: Any
     entry.locator("a.replay-link").click()
     visitor.wait_for_url(f"**/replay/{game_id}")
     expect(visitor.locator("#replay-step")).to_have_text(re.compile(r"Step 0 / \d+"))
+
+
+def test_another_site_cannot_act_for_a_signed_in_player(contexts: Any, base_url: str) -> None:
+    context = contexts()
+    page = context.new_page()
+    page.goto("/")
+    name = unique("Csrf")
+    sign_up_in_page(page, name)
+    # The page's own request without the session's CSRF header is refused.
+    answer = page.evaluate(
+        """async () => { const r = await fetch('/api/account/sign-out-everywhere', {method: 'POST'});
+        return [r.status, (await r.json()).error.code]; }"""
+    )
+    assert answer == [403, "CSRF"]
+    # A page of another site (localhost is another site than 127.0.0.1) posts with the visitor's cookies.
+    other = context.new_page()
+    other.goto(base_url.replace("127.0.0.1", "localhost") + "/")
+    other.evaluate(
+        """async (target) => { try { await fetch(target + '/api/account/sign-out-everywhere',
+        {method: 'POST', credentials: 'include', mode: 'no-cors', body: '{}'}); } catch (e) { } }""",
+        base_url,
+    )
+    page.reload()
+    expect(page.locator("#account-button")).to_have_text(f"{name} ▾")  # still signed in

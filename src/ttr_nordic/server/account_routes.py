@@ -192,7 +192,7 @@ async def whoami(request: Request) -> JSON:
 @router.post("/api/account/sign-up")
 async def sign_up(body: Credentials, request: Request) -> JSONResponse:
     same_site(request)
-    user, token = await asyncio.to_thread(accounts_of(request).sign_up, body.name, body.password)
+    user, token = await asyncio.to_thread(accounts_of(request).sign_up, body.name, body.password, _client(request))
     return _session_answer(request, user, token, 201)
 
 
@@ -334,7 +334,11 @@ async def ratings(request: Request, names: Annotated[str, Query(max_length=2000)
 @router.get("/api/games/{game_id}/rating")
 async def rating_of_game(game_id: str, request: Request) -> JSON:
     data = await asyncio.to_thread(game_rating, request.app.state.service.engine, game_id[:64])
-    return data if data is not None else {"rated": False, "state": None, "reason": None, "changes": []}
+    return (
+        data
+        if data is not None
+        else {"rated": False, "state": None, "reason": None, "held": [], "started": None, "changes": []}
+    )
 
 
 @router.get("/players/{name}", include_in_schema=False)
@@ -361,12 +365,16 @@ class AccountMiddleware:
             return
         path: str = scope["path"]
         if path.startswith("/api/account") and scope["method"] == "POST":
-            length = dict(scope["headers"]).get(b"content-length", b"0")
-            if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-                response = JSONResponse(
-                    {"error": {"code": "TOO_LARGE", "message": f"a request here is at most {MAX_BODY_BYTES} bytes"}},
-                    status_code=413,
-                )
+            # A length given up front (a browser's fetch always gives one), so nothing unbounded is read.
+            length = dict(scope["headers"]).get(b"content-length")
+            refusal = None
+            if length is None or not length.isdigit():
+                refusal = (411, "LENGTH_REQUIRED", "a request here must give its Content-Length")
+            elif int(length) > MAX_BODY_BYTES:
+                refusal = (413, "TOO_LARGE", f"a request here is at most {MAX_BODY_BYTES} bytes")
+            if refusal is not None:
+                status, code, message = refusal
+                response = JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
                 await response(scope, receive, send)
                 return
         match = _READABLE.match(path) if scope["method"] == "GET" else None

@@ -134,6 +134,7 @@ class Throttle:
 
     per_account: int = 10
     per_address: int = 50
+    sign_ups: int = 20  # new accounts per address
     window: timedelta = timedelta(minutes=15)
 
 
@@ -208,10 +209,16 @@ class AccountService:
 
     # ---------------------------------------------------------------- sign-up and sign-in
 
-    def sign_up(self, name: str, password: str) -> tuple[User, str]:
-        """Create an account; returns it and a new session token."""
+    def sign_up(self, name: str, password: str, address: str = "") -> tuple[User, str]:
+        """Create an account; returns it and a new session token. One address creates at
+        most ``throttle.sign_ups`` accounts in a window (429 after)."""
         check_name(name)
         check_password(password)
+        key = sha256(f"sign-up:{address}")
+        with Session(self.engine) as session:
+            if self._throttled(session, [key], [self.throttle.sign_ups]):
+                raise AccountError(429, "TOO_MANY_ACCOUNTS", "too many new accounts from this address: wait 15 minutes")
+        self._fail([key])  # counted whether or not the name is free
         digest = HASHER.hash(password)
         user_id = uuid.uuid4().hex
         try:

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from ..engine import GameResult
 from .account_db import GameRatingRow, PlayerRatingRow, RatingChangeRow, SeatAccountRow, UserRow
-from .db import utcnow
+from .db import ActionRow, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,8 @@ def apply_rating(engine: Engine, game: FinishedGame) -> str:
 
 def game_rating(engine: Engine, game_id: str) -> dict[str, object] | None:
     """A game's rating: None when it was not created rated; else its state, why it was not
-    rated, and each seat's change (account name, before, after)."""
+    rated, the seats accounts hold (``held``), whether it ``started`` (a move was made) and
+    each seat's change (account name, before, after)."""
     with Session(engine) as session:
         row = session.get(GameRatingRow, game_id)
         if row is None:
@@ -238,10 +239,18 @@ def game_rating(engine: Engine, game_id: str) -> dict[str, object] | None:
             .where(RatingChangeRow.game_id == game_id)
             .order_by(RatingChangeRow.seat)
         ).all()
+        held = session.execute(
+            select(SeatAccountRow.seat, UserRow.name)
+            .join(UserRow, UserRow.id == SeatAccountRow.user_id)
+            .where(SeatAccountRow.game_id == game_id)
+            .order_by(SeatAccountRow.seat)
+        ).all()
         return {
             "rated": True,
             "state": row.state,
             "reason": row.reason,
+            "held": [{"seat": seat, "player": name} for seat, name in held],
+            "started": session.scalar(select(ActionRow.index).where(ActionRow.game_id == game_id).limit(1)) is not None,
             "changes": [
                 {
                     "seat": change.seat,

@@ -314,3 +314,30 @@ export async function showRatingChange(gameId, node) {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
+
+/** A rated game's note at the top of the side panel: who still has to sign in before the first
+ *  move (a seat not held by an account then makes the game casual), or that it counts. Looked
+ *  at again every few seconds while a seat waits for its account. */
+export async function ratedNotice(gameId, panel, seats) {
+  const note = el("p", { class: "rated-notice", id: "rated-notice", hidden: true });
+  panel.prepend(note);
+  for (let look = 0; look < 150 && note.isConnected; look++) {
+    let data;
+    try { data = await api(`/api/games/${encodeURIComponent(gameId)}/rating`); } catch { return; }
+    if (!data.rated) { note.remove(); return; }
+    const held = new Set(data.held.map((h) => h.seat));
+    const missing = seats.filter((s) => !held.has(s.seat)).map((s) => s.name);
+    note.hidden = false;
+    if (data.state === "unrated") { note.textContent = `Casual game: ${data.reason}.`; return; }
+    if (!missing.length || data.state === "applied") {
+      note.textContent = "Rated game: the result changes every player's rating.";
+      return;
+    }
+    if (data.started) {
+      note.textContent = "Casual game: not every seat was held by an account when it started.";
+      return;
+    }
+    note.textContent = `Rated game: waiting for ${missing.join(", ")} to open their link signed in to an account (before the first move).`;
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+  }
+}

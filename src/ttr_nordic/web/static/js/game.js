@@ -6,7 +6,7 @@ import { makeZoomable } from "./zoom.js";
 import { makeFlier } from "./fly.js";
 import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
-import { showRatingChange } from "./account.js";
+import { ratedNotice, showRatingChange } from "./account.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -135,6 +135,7 @@ export async function gamePage(app, gameId, token) {
     guide.node, recent,
     players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
+  if (summary.mode === "online") ratedNotice(gameId, side, summary.seats); // rated: who must still sign in
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
   document.body.append(passScreen);
 
