@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 from .conftest import RequestLog, shot
 from .driver import wait_state
+from .test_page_axe import serious_violations
 
 PASSWORD = "trains to Murmansk"
 SIZES = [(1440, 900), (1366, 768), (390, 844)]
@@ -34,8 +35,9 @@ def contexts(browser: Any, base_url: str) -> Iterator[Any]:
     """Makes new browser contexts (each its own cookies and storage); closes them after the test."""
     made: list[Any] = []
 
-    def make(url: str = base_url, width: int = 1440, height: int = 900) -> Any:
-        context = browser.new_context(base_url=url, viewport={"width": width, "height": height})
+    def make(url: str = base_url, width: int = 1440, height: int = 900, audit: bool = False) -> Any:
+        # An audited context bypasses the pages' CSP, which allows no injected script (axe).
+        context = browser.new_context(base_url=url, viewport={"width": width, "height": height}, bypass_csp=audit)
         made.append(context)
         return context
 
@@ -60,13 +62,14 @@ def sign_in_in_page(page: Any, name: str, password: str = PASSWORD) -> None:
 
 
 def test_sign_up_sign_out_and_sign_in_with_a_password(contexts: Any, requests_seen: RequestLog) -> None:
-    context = contexts()
+    context = contexts(audit=True)
     requests_seen.attach(context)
     page = context.new_page()
     page.goto("/")
     name = unique("Astrid")
     page.click("#sign-up-open")
     expect(page.locator("#account-dialog")).to_be_visible()
+    found = serious_violations(page, "sign-up dialog")
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         shot(page, f"account-sign-up-{width}x{height}")
@@ -83,9 +86,20 @@ def test_sign_up_sign_out_and_sign_in_with_a_password(contexts: Any, requests_se
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
     assert page.evaluate("() => document.cookie").find("ttr_session") == -1  # the page cannot read it
     page.click("#account-button")
+    found += serious_violations(page, "account menu")
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         shot(page, f"account-menu-{width}x{height}")
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.click("#menu-settings")
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    found += serious_violations(page, "settings")
+    page.goto(f"/players/{name}")
+    expect(page.locator("#no-history")).to_have_text("No rated games yet.")
+    found += serious_violations(page, "own profile")
+    assert found == []
+    page.goto("/")
+    page.click("#account-button")
     page.set_viewport_size({"width": 1440, "height": 900})
     page.click("#menu-sign-out")
     expect(page.locator("#sign-in-open")).to_be_visible()
@@ -285,7 +299,7 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(contexts: Any
         shot(host, f"rated-final-{width}x{height}")
     host.set_viewport_size({"width": 1440, "height": 900})
     # Each profile: one rated game, its point on the chart, the replay link; seen by anyone.
-    visitor = contexts().new_page()
+    visitor = contexts(audit=True).new_page()
     visitor.goto(f"/players/{first}")
     expect(visitor.locator("#profile-name")).to_have_text(first)
     expect(visitor.locator('#profile-stats tr[data-format="2p"] .rated-played')).to_have_text("1")
@@ -294,6 +308,7 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(contexts: Any
     expect(entry).to_contain_text("rated")
     shown = visitor.locator("#profile-rating").inner_text()
     assert shown.endswith("?") and shown[:-1] in text
+    assert serious_violations(visitor, "profile") == []
     for width, height in SIZES:
         visitor.set_viewport_size({"width": width, "height": height})
         shot(visitor, f"profile-{width}x{height}", full_page=True)
