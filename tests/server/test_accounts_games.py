@@ -186,3 +186,35 @@ def test_two_processes_share_sessions_and_a_game_ended_unrated_is_rated_at_the_n
             assert rating["state"] == "applied" and len(rating["changes"]) == 2
         ratings = third.get("/api/ratings?names=Rater1,Rater2").json()["ratings"]
         assert [r["games"] for r in ratings] == [1, 1]
+
+
+def test_a_rated_game_waits_for_every_account_before_its_first_move(client: TestClient) -> None:
+    host = sign_up(client, "Waiting1")
+    headers = use(client, host)
+    response = client.post("/api/games", json={"mode": "online", "seats": HUMANS, "rated": True}, headers=headers)
+    game_id, tokens = response.json()["game"]["id"], [i["token"] for i in response.json()["invites"]]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    first = client.portal.call(service.get, game_id).state.decision.player  # type: ignore[union-attr]
+    with client.websocket_connect(f"/ws/games/{game_id}?token={tokens[first]}") as ws:
+        state = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+        move = {"type": "act", "action": state["legal"][0]["action"]}
+        ws.send_json(move)
+        refused = receive_until(ws, lambda m: m["type"] == "error")
+        assert refused["code"] == "WAITING_FOR_ACCOUNTS"
+        assert (
+            refused["message"] == "a rated game starts when every player has opened their link signed in to an account"
+        )
+        headers = use(client, sign_up(client, "Waiting2"))
+        claim = {"games": [{"id": game_id, "token": tokens[1]}]}
+        assert client.post("/api/account/claim", json=claim, headers=headers).json() == {"claimed": [game_id]}
+        ws.send_json(move)
+        moved = receive_until(ws, lambda m: m["type"] == "state" and m["actions"] == 1)
+        assert moved["actions"] == 1
+    # A casual game starts at once.
+    casual = create_game(client, "online", HUMANS)
+    casual_id = casual["game"]["id"]
+    first = client.portal.call(service.get, casual_id).state.decision.player  # type: ignore[union-attr]
+    with client.websocket_connect(f"/ws/games/{casual_id}?token={casual['invites'][first]['token']}") as ws:
+        state = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+        ws.send_json({"type": "act", "action": state["legal"][0]["action"]})
+        assert receive_until(ws, lambda m: m["type"] in ("state", "error"))["actions"] == 1

@@ -277,7 +277,9 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(contexts: Any
     sign_up_in_page(rival, second)
     host.goto(urls[0])
     wait_state(host)
-    expect(host.locator("#rated-notice")).to_contain_text(f"waiting for {second} to open their link signed in")
+    expect(host.locator("#rated-notice")).to_have_text(
+        f"Rated game: it starts when {second} opens their link signed in to an account."
+    )
     rival.goto(urls[1])  # opening the invite signed in: the seat is the account's
     wait_state(rival)
     notice = "Rated game: the result changes every player's rating."

@@ -28,11 +28,14 @@ import dataclasses
 import hmac
 import logging
 import re
+from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from ..web import STATIC
@@ -386,9 +389,6 @@ class AccountMiddleware:
 
 
 async def _account_may_read(request: Request, game_id: str) -> bool:
-    from sqlalchemy import select
-    from sqlalchemy.orm import Session
-
     engine = request.app.state.service.engine
     found = await current_user(request) if request.cookies.get(COOKIE) else None
 
@@ -473,6 +473,32 @@ async def account_seats(ws: WebSocket, game: LiveGame) -> frozenset[int]:
     if found is None:
         return frozenset()
     return await asyncio.to_thread(accounts_of(ws).seats_held, found[0].id, game.id)
+
+
+WAITING_FOR_ACCOUNTS = "a rated game starts when every player has opened their link signed in to an account"
+#: Whether a game was created rated (fixed at creation), by id: the games of this process asked lately.
+_RATED: OrderedDict[str, bool] = OrderedDict()
+_RATED_KEPT = 10_000
+
+
+async def may_start(service: GameService, game: LiveGame) -> bool:
+    """Whether the first move of ``game`` may be made: a rated game waits until an account holds
+    every seat (so that it is rated between accounts); any other game starts at once."""
+    if _RATED.get(game.id) is False:
+        return True
+
+    def look() -> tuple[bool, bool]:
+        with Session(service.engine) as session:
+            if session.get(GameRatingRow, game.id) is None:
+                return False, True
+            held = session.scalar(select(func.count()).where(SeatAccountRow.game_id == game.id))
+            return True, held == len(game.seats)
+
+    rated, ready = await asyncio.to_thread(look)
+    _RATED[game.id] = rated
+    while len(_RATED) > _RATED_KEPT:
+        _RATED.popitem(last=False)
+    return ready
 
 
 def _rename_live_seats(service: GameService, seats: list[tuple[str, int]]) -> None:

@@ -567,6 +567,9 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
     if game.seats[seat].kind != "human":
         client.send(_error_message("SEAT_HANDED_OVER", f"seat {seat} is played by the computer now"))
         return
+    if not game.state.history and not await account_routes.may_start(service, game):
+        client.send(_error_message("WAITING_FOR_ACCOUNTS", account_routes.WAITING_FOR_ACCOUNTS))
+        return
     notation = data.get("action")
     if not isinstance(notation, str):
         client.send(_error_message("BAD_MESSAGE", '"act" needs an "action" string in notation, e.g. "B"'))

@@ -337,7 +337,7 @@ export async function ratedNotice(gameId, panel, seats) {
       note.textContent = "Casual game: not every seat was held by an account when it started.";
       return;
     }
-    note.textContent = `Rated game: waiting for ${missing.join(", ")} to open their link signed in to an account (before the first move).`;
+    note.textContent = `Rated game: it starts when ${missing.join(", ")} ${missing.length > 1 ? "open their links" : "opens their link"} signed in to an account.`;
     await new Promise((resolve) => setTimeout(resolve, 4000));
   }
 }
