@@ -108,6 +108,7 @@ def test_a_rated_game_changes_both_ratings_once(client: TestClient) -> None:
     assert profile["stats"]["2p"]["rated"]["played"] == 1 and profile["own"] is False
     assert [h["game_id"] for h in profile["history"]] == [game_id]
     assert profile["recent"][0]["rated"] is True and profile["recent"][0]["replay"] is True
+    assert [s["account"] for s in profile["recent"][0]["seats"]] == ["Rater1", "Rater2"]
     assert profile["recent"][0]["delta"] == next(c["delta"] for c in changes if c["player"] == "Rater1")
     assert client.get(f"/api/games/{game_id}/record").status_code == 200  # a rated game's record is public
 

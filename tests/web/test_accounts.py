@@ -46,12 +46,16 @@ def contexts(browser: Any, base_url: str) -> Iterator[Any]:
         context.close()
 
 
-def sign_up_in_page(page: Any, name: str, password: str = PASSWORD) -> None:
+def sign_up_in_page(page: Any, name: str, password: str = PASSWORD, passkey_later: bool = True) -> None:
     page.click("#sign-up-open")
     page.fill("#account-name", name)
     page.fill("#account-password", password)
     page.click("#account-submit")
     expect(page.locator("#account-button")).to_have_text(f"{name} ▾")
+    expect(page.locator("#account-dialog h2")).to_have_text(f"Welcome, {name}!")  # a passkey is offered
+    if passkey_later:
+        page.click("#passkey-later")
+        expect(page.locator("#account-dialog")).to_have_count(0)
 
 
 def sign_in_in_page(page: Any, name: str, password: str = PASSWORD) -> None:
@@ -82,6 +86,7 @@ def test_sign_up_sign_out_and_sign_in_with_a_password(contexts: Any, requests_se
     page.fill("#account-name", name)
     page.click("#account-submit")
     expect(page.locator("#account-button")).to_have_text(f"{name} ▾")
+    page.click("#passkey-later")
     cookie = next(c for c in context.cookies() if c["name"] == "ttr_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
     assert page.evaluate("() => document.cookie").find("ttr_session") == -1  # the page cannot read it
@@ -219,12 +224,11 @@ def test_a_passkey_is_added_and_signs_in(contexts: Any, base_url: str) -> None:
     add_virtual_authenticator(context, page)
     page.goto("/")
     name = unique("Passkey")
-    sign_up_in_page(page, name)
-    page.click("#account-button")
-    page.click("#menu-settings")
-    page.click("#add-passkey")
+    sign_up_in_page(page, name, passkey_later=False)
+    shot(page, "account-passkey-offer-1440x900")
+    page.click("#offer-passkey")
     expect(page.locator("#passkey-status")).to_have_text("Passkey added: you can sign in with it on this device.")
-    page.click("#settings-dialog .dialog-actions button")
+    page.click("#passkey-later")  # "Done"
     page.click("#account-button")
     page.click("#menu-sign-out")
     expect(page.locator("#sign-in-open")).to_be_visible()
@@ -269,6 +273,8 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(contexts: Any
     host = contexts().new_page()
     host.goto("/")
     sign_up_in_page(host, first)
+    host.goto("/")
+    expect(host.locator("#on-name-1")).to_have_value(first)  # the own seat takes the account's name
     urls = create_online_in_page(host, [first, second], rated=True)
     game_id = urls[0].split("/play/")[1].split("?")[0]
     tokens = [url.split("?seat=")[1] for url in urls]
@@ -308,6 +314,11 @@ def test_a_rated_game_between_two_accounts_shows_the_rating_change(contexts: Any
     expect(visitor.locator("#rating-chart circle")).to_have_count(1)
     entry = visitor.locator(f'#profile-recent li[data-game="{game_id}"]')
     expect(entry).to_contain_text("rated")
+    entry.locator("a.seat-account", has_text=second).click()  # the rival's profile, from the game
+    visitor.wait_for_url(f"**/players/{second}")
+    expect(visitor.locator("#profile-name")).to_have_text(second)
+    expect(visitor.locator('#profile-stats tr[data-format="2p"] .rated-played')).to_have_text("1")
+    visitor.go_back()
     shown = visitor.locator("#profile-rating").inner_text()
     assert shown.endswith("?") and shown[:-1] in text
     assert serious_violations(visitor, "profile") == []

@@ -31,7 +31,8 @@ def _format(players: int) -> str:
 def profile(engine: Engine, user: UserRow) -> dict[str, Any]:
     """The profile of ``user``: ``stats`` (``{"2p": {"rated": {"played", "won"}, "casual": ...}}``),
     ``rating`` (see :class:`.ratings.Rating`), ``history`` (one point per rated game, oldest
-    first) and ``recent`` (finished games, newest first)."""
+    first) and ``recent`` (finished games, newest first; each seat with the ``account`` that
+    held it, if any)."""
     with Session(engine) as session:
         held: dict[str, set[int]] = defaultdict(set)
         for game_id, seat in session.execute(
@@ -59,6 +60,15 @@ def profile(engine: Engine, user: UserRow) -> dict[str, Any]:
                 )
             )
         )
+        shown = [game.id for game in games[:RECENT_GAMES]]
+        accounts = {
+            (game_id, seat): name
+            for game_id, seat, name in session.execute(
+                select(SeatAccountRow.game_id, SeatAccountRow.seat, UserRow.name)
+                .join(UserRow, UserRow.id == SeatAccountRow.user_id)
+                .where(SeatAccountRow.game_id.in_(shown))
+            )
+        }
     stats: dict[str, dict[str, dict[str, int]]] = {
         _format(n): {kind: {"played": 0, "won": 0} for kind in ("rated", "casual")} for n in (2, 3)
     }
@@ -78,7 +88,10 @@ def profile(engine: Engine, user: UserRow) -> dict[str, Any]:
                 "mode": game.mode,
                 "players": game.players,
                 "finished_at": None if game.finished_at is None else iso(game.finished_at),
-                "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in game.seats],
+                "seats": [
+                    {"seat": s.seat, "name": s.name, "kind": s.kind, "account": accounts.get((game.id, s.seat))}
+                    for s in game.seats
+                ],
                 "mine": sorted(held[game.id]),
                 "winners": sorted(winners),
                 "won": won,

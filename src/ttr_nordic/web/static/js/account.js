@@ -95,8 +95,9 @@ export function openSignIn(mode = "sign-in") {
       const data = await api(`/api/account/${signUp ? "sign-up" : "sign-in"}`, { method: "POST",
         body: JSON.stringify({ name: name.input.value.trim(), password: password.input.value }) });
       changed(data);
-      d.close();
       await carryGuestGames();
+      if (signUp && window.PublicKeyCredential) { offerPasskey(d, data.user.name); return; }
+      d.close();
       toast(signUp ? `Welcome, ${data.user.name}!` : `Signed in as ${data.user.name}`, "info");
     } catch (err) {
       showError(error, err.message);
@@ -105,6 +106,20 @@ export function openSignIn(mode = "sign-in") {
     }
   });
   setTimeout(() => name.input.focus(), 0);
+}
+
+/** After sign-up, where the browser offers passkeys: add one now (or later, in Settings). */
+function offerPasskey(d, name) {
+  const status = errorLine("passkey-status");
+  const add = el("button", { type: "button", class: "primary", id: "offer-passkey", text: "Add a passkey",
+    onclick: async () => { await addPasskey(status); if (status.className === "form-ok") { add.remove(); later.textContent = "Done"; } } });
+  const later = el("button", { type: "button", id: "passkey-later", text: "Not now", onclick: () => d.close() });
+  d.node.querySelector("h2").textContent = `Welcome, ${name}!`;
+  d.node.querySelector(":scope > div:not(.dialog-actions)").replaceChildren(
+    el("p", { text: "Your account is ready. Add a passkey to sign in with this device's lock instead of your password "
+      + "(you can also do it later, in Settings)." }), status);
+  d.node.querySelector(".dialog-actions").replaceChildren(later, add);
+  add.focus();
 }
 
 /** A guest's games (the tokens this browser keeps) move to the account just signed in to. */
@@ -279,6 +294,14 @@ export function installAccountMenu() {
 }
 
 // ---- game pages ----------------------------------------------------------------------------
+
+/** A signed-in player's own seat is named after the account (unless they typed another name). */
+export function nameOwnSeat(inputs) {
+  const defaults = new Map(inputs.map((input) => [input, input.value]));
+  onAccount(({ user }) => {
+    for (const [input, value] of defaults) if (user && input.value === value) input.value = user.name;
+  });
+}
 
 /** The start page's "Rated" choice for an online game (shown to a signed-in player only). */
 export function ratedOption() {
