@@ -219,3 +219,16 @@ def test_a_rated_game_waits_for_every_account_before_its_first_move(client: Test
         state = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
         ws.send_json({"type": "act", "action": state["legal"][0]["action"]})
         assert receive_until(ws, lambda m: m["type"] in ("state", "error"))["actions"] == 1
+
+
+def test_a_pass_and_play_game_counts_as_played_not_won(client: TestClient) -> None:
+    created = create_game(client, "hotseat", [{"name": "Me"}, {"name": "Also me"}])
+    game_id, token = created["game"]["id"], created["invites"][0]["token"]
+    headers = use(client, sign_up(client, "Hotseat1"))
+    assert client.post(
+        "/api/account/claim", json={"games": [{"id": game_id, "token": token}]}, headers=headers
+    ).json() == {"claimed": [game_id]}
+    finish(client, game_id)
+    profile = client.get("/api/players/Hotseat1").json()
+    assert profile["recent"][0]["mine"] == [0, 1] and profile["recent"][0]["won"] is None
+    assert profile["stats"]["2p"]["casual"] == {"played": 1, "won": 0}

@@ -77,11 +77,15 @@ def profile(engine: Engine, user: UserRow) -> dict[str, Any]:
         winners = {int(w) for w in game.winners.split(",")} if game.winners else set()
         change = changes.get(game.id)
         rated = game.id in applied and change is not None
-        won = (change.rank == 1 and not change.forfeit) if rated and change else bool(held[game.id] & winners)
+        won: bool | None = (
+            (change.rank == 1 and not change.forfeit) if rated and change else bool(held[game.id] & winners)
+        )
+        if not rated and len(held[game.id]) > 1:
+            won = None  # pass and play: the account played every seat it holds, winner and loser alike
         bucket = stats.setdefault(_format(game.players), {k: {"played": 0, "won": 0} for k in ("rated", "casual")})
         entry = bucket["rated" if rated else "casual"]
         entry["played"] += 1
-        entry["won"] += int(won)
+        entry["won"] += int(bool(won))
         if len(recent) < RECENT_GAMES:
             item: dict[str, Any] = {
                 "id": game.id,

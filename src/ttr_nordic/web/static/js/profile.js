@@ -59,12 +59,12 @@ function recentList(recent) {
     // Each seat's name, linked to its account's profile when an account held it.
     const names = g.seats.flatMap((s, i) => [i ? " · " : null, s.account
       ? el("a", { href: `/players/${encodeURIComponent(s.account)}`, class: "seat-account", text: s.name }) : s.name]);
-    const outcome = g.won ? "won" : "lost";
+    const outcome = g.won === null ? "pass and play" : g.won ? "won" : "lost";
     const delta = g.delta === null ? null
       : el("strong", { class: g.delta >= 0 ? "up" : "down", text: ` ${g.delta >= 0 ? "+" : ""}${g.delta}` });
     list.append(el("li", { "data-game": g.id },
       g.replay ? el("a", { href: `/replay/${encodeURIComponent(g.id)}`, class: "replay-link", text: "Replay" }) : null,
-      " ", ...names, " — ", el("span", { class: outcome, text: outcome }), delta,
+      " ", ...names, " — ", el("span", { class: g.won === null ? "muted" : outcome, text: outcome }), delta,
       el("span", { class: "muted", text: ` · ${g.players} players · ${g.rated ? "rated" : "casual"} · ${when(g.finished_at)}` })));
   }
   return list;
