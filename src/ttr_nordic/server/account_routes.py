@@ -24,24 +24,28 @@ Profiles and ratings: ``GET /api/players/{name}`` (the page is ``/players/{name}
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hmac
 import logging
 import re
 from collections import OrderedDict
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from ..web import STATIC
 from .account_db import GameRatingRow, SeatAccountRow
 from .accounts import AccountError, AccountService, User, check_name, csrf_token
-from .games import FINISHED, GameService, LiveGame
+from .db import shared_memory_fault, sqlite_path
+from .games import FINISHED, GameService, LiveGame, StorageError
 from .limits import origin_allowed
 from .passkeys import Passkeys, rp_of
 from .profiles import profile
@@ -55,6 +59,8 @@ MAX_BODY_BYTES = 32 * 1024
 MAX_RATINGS = 50
 
 JSON = dict[str, Any]
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 # ------------------------------------------------------------------ request bodies
@@ -102,6 +108,21 @@ class PasskeyAnswer(BaseModel):
 # ------------------------------------------------------------------ helpers
 
 
+async def in_db(where: HTTPConnection | Engine, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run ``function`` in a thread, unless the SQLite database cannot be touched safely now
+    (its shared-memory file made unwritable: the access would kill the process, see
+    :func:`.db.shared_memory_fault`): then :class:`.games.StorageError` (503)."""
+    engine: Engine = where.app.state.service.engine if isinstance(where, HTTPConnection) else where
+
+    def guarded() -> R:
+        fault = shared_memory_fault(sqlite_path(engine))
+        if fault is not None:
+            raise StorageError(fault)
+        return function(*args, **kwargs)
+
+    return await asyncio.to_thread(guarded)
+
+
 def accounts_of(connection: HTTPConnection) -> AccountService:
     service: AccountService = connection.app.state.accounts
     return service
@@ -142,7 +163,7 @@ async def current_user(connection: HTTPConnection) -> tuple[User, str] | None:
     token = connection.cookies.get(COOKIE, "")
     if not token:
         return None
-    user = await asyncio.to_thread(accounts_of(connection).session_user, token)
+    user = await in_db(connection, accounts_of(connection).session_user, token)
     return None if user is None else (user, token)
 
 
@@ -188,27 +209,27 @@ async def whoami(request: Request) -> JSON:
     if found is None:
         return {"user": None}
     user, token = found
-    passkeys = await asyncio.to_thread(request.app.state.passkeys.count, user.id)
+    passkeys = await in_db(request, request.app.state.passkeys.count, user.id)
     return {"user": {**user.public(), "passkeys": passkeys}, "csrf": csrf_token(token)}
 
 
 @router.post("/api/account/sign-up")
 async def sign_up(body: Credentials, request: Request) -> JSONResponse:
     same_site(request)
-    user, token = await asyncio.to_thread(accounts_of(request).sign_up, body.name, body.password, _client(request))
+    user, token = await in_db(request, accounts_of(request).sign_up, body.name, body.password, _client(request))
     return _session_answer(request, user, token, 201)
 
 
 @router.post("/api/account/sign-in")
 async def sign_in(body: Credentials, request: Request) -> JSONResponse:
     same_site(request)
-    user, token = await asyncio.to_thread(accounts_of(request).sign_in, body.name, body.password, _client(request))
+    user, token = await in_db(request, accounts_of(request).sign_in, body.name, body.password, _client(request))
     return _session_answer(request, user, token)
 
 
 @router.post("/api/account/sign-out")
 async def sign_out(request: Request, signed: Signed) -> JSONResponse:
-    await asyncio.to_thread(accounts_of(request).sign_out, signed[1])
+    await in_db(request, accounts_of(request).sign_out, signed[1])
     response = JSONResponse({"signed_out": 1})
     clear_session(response, request)
     return response
@@ -216,7 +237,7 @@ async def sign_out(request: Request, signed: Signed) -> JSONResponse:
 
 @router.post("/api/account/sign-out-everywhere")
 async def sign_out_everywhere(request: Request, signed: Signed) -> JSONResponse:
-    ended = await asyncio.to_thread(accounts_of(request).sign_out_everywhere, signed[0].id)
+    ended = await in_db(request, accounts_of(request).sign_out_everywhere, signed[0].id)
     response = JSONResponse({"signed_out": ended})
     clear_session(response, request)
     return response
@@ -225,13 +246,13 @@ async def sign_out_everywhere(request: Request, signed: Signed) -> JSONResponse:
 @router.post("/api/account/password")
 async def change_password(body: NewPassword, request: Request, signed: Signed) -> JSON:
     user, token = signed
-    ended = await asyncio.to_thread(accounts_of(request).change_password, user.id, body.current, body.new, token)
+    ended = await in_db(request, accounts_of(request).change_password, user.id, body.current, body.new, token)
     return {"changed": True, "signed_out": ended}
 
 
 @router.post("/api/account/delete")
 async def delete_account(body: Confirm, request: Request, signed: Signed) -> JSONResponse:
-    seats = await asyncio.to_thread(accounts_of(request).delete_account, signed[0].id, body.password)
+    seats = await in_db(request, accounts_of(request).delete_account, signed[0].id, body.password)
     _rename_live_seats(request.app.state.service, seats)
     response = JSONResponse({"deleted": True})
     clear_session(response, request)
@@ -241,7 +262,7 @@ async def delete_account(body: Confirm, request: Request, signed: Signed) -> JSO
 @router.post("/api/account/claim")
 async def claim(body: Claim, request: Request, signed: Signed) -> JSON:
     pairs = list(dict.fromkeys((g.id, g.token) for g in body.games))
-    games = await asyncio.to_thread(accounts_of(request).claim, signed[0].id, pairs)
+    games = await in_db(request, accounts_of(request).claim, signed[0].id, pairs)
     return {"claimed": games}
 
 
@@ -253,12 +274,12 @@ async def account_games(request: Request) -> JSON:
     user = found[0]
     service: GameService = request.app.state.service
     out: list[JSON] = []
-    for game_id in await asyncio.to_thread(accounts_of(request).game_ids, user.id, 100):
+    for game_id in await in_db(request, accounts_of(request).game_ids, user.id, 100):
         game = await service.get(game_id)
         if game is None or game.state.is_over:
             continue
         summary = game.summary()
-        summary["mine"] = sorted(await asyncio.to_thread(accounts_of(request).seats_held, user.id, game_id))
+        summary["mine"] = sorted(await in_db(request, accounts_of(request).seats_held, user.id, game_id))
         summary["present"] = game.present()
         out.append(summary)
     return {"games": out}
@@ -268,15 +289,15 @@ async def account_games(request: Request) -> JSON:
 async def passkey_options(request: Request, signed: Signed) -> Response:
     rp_id, _ = _rp(request)
     user = signed[0]
-    text = await asyncio.to_thread(request.app.state.passkeys.registration_options, user.id, user.name, rp_id)
+    text = await in_db(request, request.app.state.passkeys.registration_options, user.id, user.name, rp_id)
     return Response(text, media_type="application/json")
 
 
 @router.post("/api/account/passkeys", status_code=201)
 async def add_passkey(body: PasskeyAnswer, request: Request, signed: Signed) -> JSON:
     rp_id, origin = _rp(request)
-    credential_id = await asyncio.to_thread(
-        request.app.state.passkeys.register, signed[0].id, body.credential, rp_id, origin
+    credential_id = await in_db(
+        request, request.app.state.passkeys.register, signed[0].id, body.credential, rp_id, origin
     )
     return {"added": credential_id}
 
@@ -286,7 +307,7 @@ async def passkey_sign_in_options(request: Request) -> Response:
     same_site(request)
     rp_id, _ = _rp(request)
     return Response(
-        await asyncio.to_thread(request.app.state.passkeys.sign_in_options, rp_id), media_type="application/json"
+        await in_db(request, request.app.state.passkeys.sign_in_options, rp_id), media_type="application/json"
     )
 
 
@@ -294,8 +315,8 @@ async def passkey_sign_in_options(request: Request) -> Response:
 async def passkey_sign_in(body: PasskeyAnswer, request: Request) -> JSONResponse:
     same_site(request)
     rp_id, origin = _rp(request)
-    user_id = await asyncio.to_thread(request.app.state.passkeys.sign_in, body.credential, rp_id, origin)
-    user, token = await asyncio.to_thread(accounts_of(request).sign_in_user, user_id)
+    user_id = await in_db(request, request.app.state.passkeys.sign_in, body.credential, rp_id, origin)
+    user, token = await in_db(request, accounts_of(request).sign_in_user, user_id)
     return _session_answer(request, user, token)
 
 
@@ -305,10 +326,10 @@ async def player(name: str, request: Request) -> JSON:
         check_name(name)
     except AccountError:
         raise AccountError(404, "PLAYER_NOT_FOUND", "no player of that name") from None
-    user = await asyncio.to_thread(accounts_of(request).user_by_name, name)
+    user = await in_db(request, accounts_of(request).user_by_name, name)
     if user is None:
         raise AccountError(404, "PLAYER_NOT_FOUND", f"no player {name}")
-    data = await asyncio.to_thread(profile, request.app.state.service.engine, user)
+    data = await in_db(request, profile, request.app.state.service.engine, user)
     found = await current_user(request)
     viewer = found[0].id if found else None
     public = bool(request.app.state.public_games)
@@ -327,16 +348,16 @@ async def ratings(request: Request, names: Annotated[str, Query(max_length=2000)
     for name in wanted:
         if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{2,19}", name) is None:
             continue
-        user = await asyncio.to_thread(accounts_of(request).user_by_name, name)
+        user = await in_db(request, accounts_of(request).user_by_name, name)
         if user is not None:
-            rating = await asyncio.to_thread(rating_of, engine, user.id)
+            rating = await in_db(request, rating_of, engine, user.id)
             out.append({"name": user.name, **rating.public()})
     return {"ratings": out}
 
 
 @router.get("/api/games/{game_id}/rating")
 async def rating_of_game(game_id: str, request: Request) -> JSON:
-    data = await asyncio.to_thread(game_rating, request.app.state.service.engine, game_id[:64])
+    data = await in_db(request, game_rating, request.app.state.service.engine, game_id[:64])
     return (
         data
         if data is not None
@@ -383,8 +404,9 @@ class AccountMiddleware:
         match = _READABLE.match(path) if scope["method"] == "GET" else None
         if match is not None and hasattr(scope.get("app", self.app), "state"):
             request = Request(scope)
-            if await _account_may_read(request, match.group(1)):
-                scope.setdefault("state", {})["account_reads"] = match.group(1)
+            with contextlib.suppress(StorageError):  # unreadable now: only a token opens it
+                if await _account_may_read(request, match.group(1)):
+                    scope.setdefault("state", {})["account_reads"] = match.group(1)
         await self.app(scope, receive, send)
 
 
@@ -408,7 +430,7 @@ async def _account_may_read(request: Request, game_id: str) -> bool:
                 is not None
             )
 
-    return await asyncio.to_thread(check)
+    return await in_db(engine, check)
 
 
 # ------------------------------------------------------------------ hooks the app calls
@@ -440,12 +462,12 @@ async def start(app: FastAPI, service: GameService) -> None:
             tuple(s.seat for s in game.seats if s.kind == "ai" and s.token_hash),
         )
         try:
-            await asyncio.to_thread(apply_rating, engine, finished)
+            await in_db(engine, apply_rating, engine, finished)
         except Exception:
             log.exception("cannot rate game %s (it stays pending: rated at the next start)", game.id)
 
     service.on_game_end(rate_game)
-    for game_id in await asyncio.to_thread(pending_games, engine):
+    for game_id in await in_db(engine, pending_games, engine):
         game = await service.get(game_id)
         if game is not None and game.status == FINISHED:
             await rate_game(game)
@@ -463,16 +485,20 @@ async def game_created(request: Request, game: LiveGame, tokens: dict[int, str],
     if creator is None:
         return
     engine = request.app.state.service.engine
-    await asyncio.to_thread(mark_rated, engine, game.id)
-    await asyncio.to_thread(accounts_of(request).claim, creator.id, [(game.id, tokens[0])])
+    await in_db(request, mark_rated, engine, game.id)
+    await in_db(request, accounts_of(request).claim, creator.id, [(game.id, tokens[0])])
 
 
 async def account_seats(ws: WebSocket, game: LiveGame) -> frozenset[int]:
-    """The seats of ``game`` that the socket's signed-in account holds (none without one)."""
-    found = await current_user(ws)
-    if found is None:
+    """The seats of ``game`` that the socket's signed-in account holds (none without one, or
+    while the database cannot be read)."""
+    try:
+        found = await current_user(ws)
+        if found is None:
+            return frozenset()
+        return await in_db(ws, accounts_of(ws).seats_held, found[0].id, game.id)
+    except StorageError:
         return frozenset()
-    return await asyncio.to_thread(accounts_of(ws).seats_held, found[0].id, game.id)
 
 
 WAITING_FOR_ACCOUNTS = "a rated game starts when every player has opened their link signed in to an account"
@@ -494,7 +520,10 @@ async def may_start(service: GameService, game: LiveGame) -> bool:
             held = session.scalar(select(func.count()).where(SeatAccountRow.game_id == game.id))
             return True, held == len(game.seats)
 
-    rated, ready = await asyncio.to_thread(look)
+    try:
+        rated, ready = await in_db(service.engine, look)
+    except StorageError:
+        return True  # the move itself is refused by the storage (and says why)
     _RATED[game.id] = rated
     while len(_RATED) > _RATED_KEPT:
         _RATED.popitem(last=False)
