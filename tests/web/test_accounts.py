@@ -147,7 +147,9 @@ def test_a_password_change_signs_out_the_other_device_and_delete_removes_the_acc
     phone.click("#account-button")
     phone.click("#menu-settings")
     phone.fill("#delete-password", "a brand new password")
+    expect(phone.locator("#delete-password")).to_have_value("a brand new password")
     phone.click("#delete-account")
+    expect(phone.locator("#delete-status")).to_be_hidden()  # no refusal shown
     expect(phone.locator("#sign-in-open")).to_be_visible()
     phone.goto(f"/players/{name}")
     expect(phone.locator(".fatal h1")).to_have_text("Player not found")
