@@ -200,3 +200,29 @@ def test_new_accounts_per_address_are_limited(client: TestClient) -> None:
         "code": "TOO_MANY_ACCOUNTS",
         "message": "too many new accounts from this address: wait 15 minutes",
     }
+
+
+def test_expired_sessions_and_old_failures_are_forgotten(client: TestClient) -> None:
+    from datetime import timedelta
+
+    from ttr_nordic.server.account_db import ThrottleRow
+    from ttr_nordic.server.db import utcnow
+
+    old = sign_up(client, "Expired1")
+    fresh = sign_in(client, "Expired1")
+    client.post("/api/account/sign-in", json={"name": "Expired1", "password": "not the password"})
+    accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    with Session(engine_of(client)) as session, session.begin():
+        row = session.get(SessionRow, sha256(old["token"]))
+        assert row is not None
+        row.expires_at = utcnow() - timedelta(seconds=1)
+        for throttle in session.scalars(select(ThrottleRow)):
+            throttle.window_start = utcnow() - timedelta(hours=1)
+    use(client, old)
+    assert client.get("/api/account").json() == {"user": None}  # expired: refused (and deleted) on use
+    with Session(engine_of(client)) as session, session.begin():
+        session.get(SessionRow, sha256(fresh["token"])).expires_at = utcnow() - timedelta(seconds=1)  # type: ignore[union-attr]
+        accounts.forget_expired(session)
+    with Session(engine_of(client)) as session:
+        assert session.scalars(select(SessionRow)).all() == []
+        assert session.scalars(select(ThrottleRow)).all() == []

@@ -154,6 +154,8 @@ class AccountService:
     def _new_session(self, session: Session, user_id: str) -> str:
         token = secrets.token_urlsafe(32)
         now = utcnow()
+        if secrets.randbelow(50) == 0:  # now and then
+            self.forget_expired(session)
         session.add(
             SessionRow(
                 token_hash=sha256(token),
@@ -164,6 +166,12 @@ class AccountService:
             )
         )
         return token
+
+    def forget_expired(self, session: Session) -> None:
+        """Delete expired sessions and failed sign-ins older than the throttle's window."""
+        now = utcnow()
+        session.execute(delete(SessionRow).where(SessionRow.expires_at < now))
+        session.execute(delete(ThrottleRow).where(ThrottleRow.window_start < now - self.throttle.window))
 
     def session_user(self, token: str) -> User | None:
         """The account of a session token (None: unknown or expired), its last use recorded."""
