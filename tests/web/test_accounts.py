@@ -183,8 +183,13 @@ def test_a_guests_games_move_to_the_account_and_open_on_another_device(contexts:
     # A second device, signed in to the account: the game is on the profile and its seat opens.
     device = contexts().new_page()
     device.goto("/")
+    expect(device.locator("#account-games")).to_be_hidden()
     sign_in_in_page(device, name)
     expect(device.locator("#account-button")).to_be_visible()
+    # The start page lists it under "On your account" (this browser does not keep it) ...
+    expect(device.locator(f'#account-games li[data-game="{game_id}"]')).to_contain_text("Solveig · Ola")
+    shot(device, "account-games-1440x900")
+    # ... and so does the profile.
     device.click("#account-button")
     device.click("#menu-profile")
     device.wait_for_url(f"**/players/{name}")

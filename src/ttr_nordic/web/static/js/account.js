@@ -3,7 +3,7 @@
 // to the account. The session is an HttpOnly cookie; requests that change something carry the
 // session's CSRF token in a header (the server refuses them without it).
 import { api, dialog, el, toast } from "./ui.js";
-import { heldTokens } from "./mygames.js";
+import { gameEntry, heldTokens } from "./mygames.js";
 
 let account = { user: null, csrf: "" };
 let loaded = null;
@@ -363,4 +363,29 @@ export async function ratedNotice(gameId, panel, seats) {
     note.textContent = `Rated game: it starts when ${missing.join(", ")} ${missing.length > 1 ? "open their links" : "opens their link"} signed in to an account.`;
     await new Promise((resolve) => setTimeout(resolve, 4000));
   }
+}
+
+/** The start page's "On your account" list: unfinished games the signed-in account holds that
+ *  this browser does not keep (started on another device); hidden when there are none. */
+export function accountGamesSection() {
+  const list = el("ul", { class: "game-list", id: "account-games-list" });
+  const section = el("section", { class: "my-games", id: "account-games", hidden: true, "aria-labelledby": "account-games-title" },
+    el("h2", { id: "account-games-title", text: "On your account" }),
+    el("p", { class: "muted", text: "Games of your account started on another device: they open here too." }), list);
+  onAccount(async ({ user }) => {
+    list.replaceChildren();
+    section.hidden = true;
+    if (!user) return;
+    let data;
+    try { data = await api("/api/account/games"); } catch { return; }
+    for (const g of data.games) {
+      if (gameEntry(g.id)) continue; // listed in "Your games" already
+      const turn = g.current !== null && g.mine.includes(g.current);
+      list.append(el("li", { "data-game": g.id, class: turn ? "turn" : "" },
+        el("a", { href: `/play/${encodeURIComponent(g.id)}`, class: "resume-link button", text: "Resume" }),
+        ` ${g.seats.map((s) => s.name).join(" · ")} — `, el("span", { class: turn ? "your-turn" : "", text: turn ? "your turn" : "waiting" })));
+    }
+    section.hidden = !list.children.length;
+  });
+  return section;
 }

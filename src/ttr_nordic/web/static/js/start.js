@@ -2,7 +2,7 @@
 import { api, el, toast } from "./ui.js";
 import { wantGuide } from "./guide.js";
 import { hasGames, inviteList, latestCreated, myGamesSection, rememberGame } from "./mygames.js";
-import { claimSeat, nameOwnSeat, ratedOption, withCsrf } from "./account.js";
+import { accountGamesSection, claimSeat, nameOwnSeat, ratedOption, withCsrf } from "./account.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -109,8 +109,8 @@ export async function startPage(app) {
   const modes = el("section", { class: "modes" }, aiForm, hsForm, onForm);
   nameOwnSeat([aiForm.querySelector("#ai-name"), onForm.querySelector("#on-name-1")]);
   // A returning player finds their games first; a newcomer, the ways to start one.
-  if (hasGames()) app.append(hero, myGamesSection(), modes);
-  else app.append(hero, modes, myGamesSection());
+  if (hasGames()) app.append(hero, accountGamesSection(), myGamesSection(), modes);
+  else app.append(hero, accountGamesSection(), modes, myGamesSection());
   publicGames(app);
 }
 
