@@ -48,6 +48,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import RecordError
+from . import account_routes
 from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
 from .db import check_writable, default_database_url, make_engine, migrate
@@ -118,10 +119,13 @@ class CreateGame(BaseModel):
     mode: Literal["ai", "hotseat", "online"]
     seats: list[SeatIn] = Field(min_length=2, max_length=3)
     first_player: int | None = Field(default=None, ge=0, le=2)
+    rated: bool = False  # between accounts only (see account_routes)
 
     @model_validator(mode="after")
     def _composition(self) -> CreateGame:
         humans = sum(1 for s in self.seats if s.kind == "human")
+        if self.rated and self.mode != "online":
+            raise ValueError("only an online game between people can be rated")
         if self.mode == "ai" and humans != 1:
             raise ValueError("an 'ai' game has exactly 1 human seat and 1 or 2 AI seats")
         if self.mode != "ai" and humans != len(self.seats):
@@ -232,6 +236,7 @@ def create_app(
         service = GameService(engine, AIPool(ai_workers, ray_address=ray_address), idle_unload_s=idle_unload_s)
         service.start(warm_ai=warm_ai)
         app.state.service = service
+        await account_routes.start(app, service)
         if tune_gc:
             tune_gc_for_server()
         try:
@@ -312,7 +317,9 @@ def create_app(
             allowed = creation.allow(client)
         if not allowed:
             raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
+        creator = await account_routes.rated_creator(request, body.rated)
         game, tokens = await service.create(body.mode, body.specs(), body.first_player, owner=client)
+        await account_routes.game_created(request, game, tokens, creator)
         # The address the creator's browser used (so a home network's address works as is),
         # unless the owner gave the server a public one.
         base = request.app.state.public_url or str(request.base_url).rstrip("/")
@@ -382,6 +389,7 @@ def create_app(
         await ws.accept()
         await session(ws, service_of(ws), game_id)
 
+    account_routes.install(app)  # accounts, profiles and ratings
     install_pages(app)  # the browser game: pages, static files, board and replay routes
     return app
 

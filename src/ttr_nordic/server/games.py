@@ -18,6 +18,8 @@ import logging
 import secrets
 import time
 import uuid
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -81,6 +83,9 @@ class GameService:
         self._closing = False
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
+        # Called (each in a task) when a game ends on this process: e.g. its rating (see account_routes).
+        self._end_hooks: list[Callable[[LiveGame], Coroutine[Any, Any, None]]] = []
+        self._end_tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ the parts, as the routes and tests use them
 
@@ -361,8 +366,20 @@ class GameService:
             game.state = after
             game.last_used = time.monotonic()
             game.broadcast()
+        if after.is_over:
+            self._game_ended(game)
         self.ensure_ai(game)
         return True
+
+    def on_game_end(self, hook: Callable[[LiveGame], Coroutine[Any, Any, None]]) -> None:
+        """Call ``hook(game)`` (in a task) when a game ends by a move stored by this process."""
+        self._end_hooks.append(hook)
+
+    def _game_ended(self, game: LiveGame) -> None:
+        for hook in self._end_hooks:
+            task = asyncio.get_running_loop().create_task(hook(game))
+            self._end_tasks.add(task)
+            task.add_done_callback(self._end_tasks.discard)
 
     # ------------------------------------------------------------ other processes
 
@@ -448,4 +465,6 @@ class GameService:
         await self.store.flush()  # let the actions being stored finish
         await self.games.close()
         self.ai.close()
+        if self._end_tasks:
+            await asyncio.gather(*self._end_tasks, return_exceptions=True)
         self.store.shutdown()

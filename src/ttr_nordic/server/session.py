@@ -18,6 +18,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..ai.hints import explain
 from ..ai.registry import LEVELS
 from ..engine import IllegalActionError, NotationError, RecordError, parse_action
+from . import account_routes
 from .games import Client, GameService, LiveGame, SeatPresent, StorageError
 from .limits import (
     CLOSE_FLOODING,
@@ -72,6 +73,8 @@ async def session(ws: WebSocket, service: GameService, game_id: str) -> None:
         return
     token = ws.query_params.get("token", "")
     seats = game.seats_for(token) if token else frozenset()
+    if not seats:  # the seats a signed-in account holds
+        seats = await account_routes.account_seats(ws, game)
     if not seats:
         await _refuse(ws, "BAD_TOKEN", "this token does not open a seat in this game", 4401)
         return
@@ -192,6 +195,9 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         return
     if game.seats[seat].kind != "human":
         client.send(_error_message("SEAT_HANDED_OVER", f"seat {seat} is played by the computer now"))
+        return
+    if not game.state.history and not await account_routes.may_start(service, game):
+        client.send(_error_message("WAITING_FOR_ACCOUNTS", account_routes.WAITING_FOR_ACCOUNTS))
         return
     notation = data.get("action")
     if not isinstance(notation, str):

@@ -7,6 +7,7 @@ import { makeFlier } from "./fly.js";
 import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
 import { hintText } from "./hint-text.js";
+import { ratedNotice, showRatingChange } from "./account.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -135,6 +136,7 @@ export async function gamePage(app, gameId, token) {
     guide.node, recent,
     players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
+  if (summary.mode === "online") ratedNotice(gameId, side, summary.seats); // rated: who must still sign in
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
   document.body.append(passScreen);
 
@@ -662,6 +664,7 @@ export async function gamePage(app, gameId, token) {
       el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: "Watch the replay" }),
       el("a", { class: "button", href: "/", text: "New game" }), close], { className: "final", modal: true });
     d.node.id = "final-dialog";
+    showRatingChange(gameId, d.node); // a rated game: each player's rating change
     d.node.append(corner(helpButton("scoring", "scoring")));
     close.addEventListener("click", d.close);
   }

@@ -3,8 +3,11 @@ import { startPage } from "./start.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { installRulesButton } from "./rules.js";
+import { claimSeat, installAccountMenu } from "./account.js";
+import { profilePage } from "./profile.js";
 
 installRulesButton();
+installAccountMenu();
 
 const app = document.getElementById("app");
 const toggle = document.getElementById("cb-toggle");
@@ -19,9 +22,13 @@ toggle.addEventListener("change", () => {
 const path = location.pathname;
 let match;
 if ((match = path.match(/^\/play\/([^/]+)$/))) {
-  gamePage(app, decodeURIComponent(match[1]), new URLSearchParams(location.search).get("seat") || "");
+  const seat = new URLSearchParams(location.search).get("seat") || "";
+  claimSeat(decodeURIComponent(match[1]), seat); // a signed-in player's seat is recorded on the account
+  gamePage(app, decodeURIComponent(match[1]), seat);
 } else if ((match = path.match(/^\/replay\/([^/]+)$/))) {
   replayPage(app, decodeURIComponent(match[1]));
+} else if ((match = path.match(/^\/players\/([^/]+)$/))) {
+  profilePage(app, decodeURIComponent(match[1]));
 } else {
   startPage(app);
 }

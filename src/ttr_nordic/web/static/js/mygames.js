@@ -41,6 +41,11 @@ export function forgetGame(gameId) {
   save(games);
 }
 
+/** Every game and token this browser keeps: [{id, token}] (to move them to an account). */
+export function heldTokens() {
+  return Object.entries(load()).filter(([, e]) => e && e.token).map(([id, e]) => ({ id, token: e.token }));
+}
+
 /** Whether this browser keeps any game. */
 export function hasGames() {
   return Object.keys(load()).length > 0;

@@ -2,6 +2,7 @@
 import { api, el, toast } from "./ui.js";
 import { wantGuide } from "./guide.js";
 import { hasGames, inviteList, latestCreated, myGamesSection, rememberGame } from "./mygames.js";
+import { accountGamesSection, claimSeat, nameOwnSeat, ratedOption, withCsrf } from "./account.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -85,10 +86,11 @@ export async function startPage(app) {
   onCount.addEventListener("change", syncOn);
   syncOn();
   const invites = el("div", { class: "invites", id: "invites" });
+  const rated = ratedOption();
   const onForm = el("form", { class: "mode-card", id: "form-online" },
     el("h2", { text: "Online with friends" }),
     el("p", { class: "hint", text: "Each seat gets its own secret link. Turns can wait: the game is kept on the server." }),
-    el("label", { class: "field", for: "on-count" }, "Players", onCount), onNames,
+    el("label", { class: "field", for: "on-count" }, "Players", onCount), onNames, rated.node,
     el("button", { type: "submit", class: "primary", id: "start-online", text: "Create game" }), invites);
   onForm.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -99,15 +101,16 @@ export async function startPage(app) {
       // The creator plays seat 1 and keeps every seat's link, to show again at any time.
       rememberGame(data.game.id, data.invites[0].token, { mode: "online", invites: data.invites, creator: true });
       showInvites(invites, data.invites, "Send each player their own link:");
-    });
+    }, rated.checked() ? { rated: true } : {});
   });
   const last = latestCreated();
   if (last) showInvites(invites, last.invites, `Links of your last online game (${last.invites.map((i) => i.names.join(", ")).join(" · ")}):`);
 
   const modes = el("section", { class: "modes" }, aiForm, hsForm, onForm);
+  nameOwnSeat([aiForm.querySelector("#ai-name"), onForm.querySelector("#on-name-1")]);
   // A returning player finds their games first; a newcomer, the ways to start one.
-  if (hasGames()) app.append(hero, myGamesSection(), modes);
-  else app.append(hero, modes, myGamesSection());
+  if (hasGames()) app.append(hero, accountGamesSection(), myGamesSection(), modes);
+  else app.append(hero, accountGamesSection(), modes, myGamesSection());
   publicGames(app);
 }
 
@@ -143,9 +146,10 @@ async function publicGames(app) {
   }
 }
 
-async function create(mode, seats, then) {
+async function create(mode, seats, then, extra = {}) {
   try {
-    const data = await api("/api/games", { method: "POST", body: JSON.stringify({ mode, seats }) });
+    const data = await api("/api/games", withCsrf({ method: "POST", body: JSON.stringify({ mode, seats, ...extra }) }));
+    await claimSeat(data.game.id, data.invites[0].token); // signed in: the game is the account's too
     then(data);
   } catch (err) {
     toast(err.message);

@@ -1,0 +1,391 @@
+// Accounts, optional: "Sign in" / "Create account" in the header, the account menu (profile,
+// settings: password, passkey, sign out everywhere, delete), and the seats a guest holds moved
+// to the account. The session is an HttpOnly cookie; requests that change something carry the
+// session's CSRF token in a header (the server refuses them without it).
+import { api, dialog, el, toast } from "./ui.js";
+import { gameEntry, heldTokens } from "./mygames.js";
+
+let account = { user: null, csrf: "" };
+let loaded = null;
+const listeners = new Set();
+
+/** The account ({user, csrf}); `user` is null for a guest. */
+export function accountState() {
+  if (!loaded) loaded = api("/api/account").then((data) => { account = { user: data.user, csrf: data.csrf || "" }; return account; })
+    .catch(() => account);
+  return loaded;
+}
+
+/** Call `fn(account)` now (once known) and whenever the account changes. */
+export function onAccount(fn) {
+  listeners.add(fn);
+  accountState().then(fn);
+}
+
+function changed(data) {
+  account = { user: data.user || null, csrf: data.csrf || "" };
+  loaded = Promise.resolve(account);
+  for (const fn of listeners) fn(account);
+}
+
+/** Request options with the session's CSRF header added. */
+export function withCsrf(options = {}) {
+  return { ...options, headers: { "Content-Type": "application/json", "X-CSRF-Token": account.csrf, ...(options.headers || {}) } };
+}
+
+/** POST `body` as the signed-in account. */
+export function post(path, body = {}) {
+  return api(path, withCsrf({ method: "POST", body: JSON.stringify(body) }));
+}
+
+/** Record the signed-in account on the seats these tokens open ([{id, token}]); quiet for a guest. */
+export async function claimSeats(games) {
+  const { user } = await accountState();
+  if (!user || !games.length) return [];
+  try { return (await post("/api/account/claim", { games: games.slice(-200) })).claimed; } catch { return []; }
+}
+
+export function claimSeat(gameId, token) {
+  return token ? claimSeats([{ id: gameId, token }]) : Promise.resolve([]);
+}
+
+function field(id, label, type, extra = {}) {
+  const input = el("input", { id, name: id, type, required: true, ...extra });
+  return { input, node: el("label", { class: "field", for: id }, label, input) };
+}
+
+function errorLine(id) {
+  return el("p", { class: "form-error", id, role: "alert", hidden: true });
+}
+
+function showError(node, message) {
+  node.textContent = message;
+  node.hidden = false;
+}
+
+/** The sign-in / create-account dialog (`mode` "sign-in" or "sign-up"). */
+export function openSignIn(mode = "sign-in") {
+  document.querySelector("#account-dialog")?.closest(".overlay")?.remove();
+  const signUp = mode === "sign-up";
+  const name = field("account-name", "User name", "text", { autocomplete: "username", maxlength: 20, minlength: 3,
+    pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", title: "3 to 20 letters, digits, _ or -, starting with a letter" });
+  const password = field("account-password", "Password", "password",
+    { autocomplete: signUp ? "new-password" : "current-password", maxlength: 1024, minlength: signUp ? 8 : 1 });
+  const error = errorLine("account-error");
+  const submit = el("button", { type: "submit", class: "primary", id: "account-submit", text: signUp ? "Create account" : "Sign in" });
+  const form = el("form", { class: "account-form", id: "account-form" }, name.node, password.node,
+    signUp ? el("p", { class: "hint", text: "At least 8 characters. Your games on this browser move to the account." }) : null,
+    error, el("div", { class: "dialog-actions" }, submit));
+  const other = el("button", { type: "button", class: "link", id: "account-switch",
+    text: signUp ? "I have an account: sign in" : "New here? Create an account",
+    onclick: () => { d.close(); openSignIn(signUp ? "sign-in" : "sign-up"); } });
+  const passkey = !signUp && window.PublicKeyCredential
+    ? el("button", { type: "button", id: "passkey-sign-in", text: "Sign in with a passkey", onclick: () => passkeySignIn(error, d) })
+    : null;
+  const cancel = el("button", { type: "button", text: "Cancel", onclick: () => d.close() });
+  const d = dialog(signUp ? "Create an account" : "Sign in", el("div", {}, form,
+    passkey ? el("div", { class: "passkey-row" }, el("span", { class: "muted", text: "or" }), passkey) : null, other),
+  [cancel], { className: "account-dialog", modal: true });
+  d.node.id = "account-dialog";
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    error.hidden = true;
+    try {
+      const data = await api(`/api/account/${signUp ? "sign-up" : "sign-in"}`, { method: "POST",
+        body: JSON.stringify({ name: name.input.value.trim(), password: password.input.value }) });
+      changed(data);
+      await carryGuestGames();
+      if (signUp && window.PublicKeyCredential) { offerPasskey(d, data.user.name); return; }
+      d.close();
+      toast(signUp ? `Welcome, ${data.user.name}!` : `Signed in as ${data.user.name}`, "info");
+    } catch (err) {
+      showError(error, err.message);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  setTimeout(() => name.input.focus(), 0);
+}
+
+/** After sign-up, where the browser offers passkeys: add one now (or later, in Settings). */
+function offerPasskey(d, name) {
+  const status = errorLine("passkey-status");
+  const add = el("button", { type: "button", class: "primary", id: "offer-passkey", text: "Add a passkey",
+    onclick: async () => { await addPasskey(status); if (status.className === "form-ok") { add.remove(); later.textContent = "Done"; } } });
+  const later = el("button", { type: "button", id: "passkey-later", text: "Not now", onclick: () => d.close() });
+  d.node.querySelector("h2").textContent = `Welcome, ${name}!`;
+  d.node.querySelector(":scope > div:not(.dialog-actions)").replaceChildren(
+    el("p", { text: "Your account is ready. Add a passkey to sign in with this device's lock instead of your password "
+      + "(you can also do it later, in Settings)." }), status);
+  d.node.querySelector(".dialog-actions").replaceChildren(later, add);
+  add.focus();
+}
+
+/** A guest's games (the tokens this browser keeps) move to the account just signed in to. */
+async function carryGuestGames() {
+  const claimed = await claimSeats(heldTokens());
+  if (claimed.length) toast(`${claimed.length === 1 ? "1 game" : `${claimed.length} games`} of this browser added to your account`, "info");
+}
+
+// ---- passkeys ------------------------------------------------------------------------------
+
+const b64 = {
+  decode(text) {
+    const base = text.replace(/-/g, "+").replace(/_/g, "/");
+    const bytes = atob(base + "=".repeat((4 - (base.length % 4)) % 4));
+    return Uint8Array.from(bytes, (c) => c.charCodeAt(0)).buffer;
+  },
+  encode(buffer) {
+    let text = "";
+    for (const byte of new Uint8Array(buffer)) text += String.fromCharCode(byte);
+    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  },
+};
+
+function credentialJson(credential) {
+  const r = credential.response;
+  const response = { clientDataJSON: b64.encode(r.clientDataJSON) };
+  if (r.attestationObject) {
+    response.attestationObject = b64.encode(r.attestationObject);
+    if (r.getTransports) response.transports = r.getTransports();
+  }
+  if (r.authenticatorData) response.authenticatorData = b64.encode(r.authenticatorData);
+  if (r.signature) response.signature = b64.encode(r.signature);
+  if (r.userHandle) response.userHandle = b64.encode(r.userHandle);
+  return { id: credential.id, rawId: b64.encode(credential.rawId), type: credential.type, response,
+    clientExtensionResults: credential.getClientExtensionResults ? credential.getClientExtensionResults() : {},
+    authenticatorAttachment: credential.authenticatorAttachment || undefined };
+}
+
+async function passkeySignIn(error, d) {
+  try {
+    const options = await api("/api/account/passkey-sign-in/options", { method: "POST", body: "{}" });
+    const credential = await navigator.credentials.get({ publicKey: {
+      ...options, challenge: b64.decode(options.challenge),
+      allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: b64.decode(c.id) })) } });
+    const data = await api("/api/account/passkey-sign-in", { method: "POST",
+      body: JSON.stringify({ credential: credentialJson(credential) }) });
+    changed(data);
+    d.close();
+    await carryGuestGames();
+    toast(`Signed in as ${data.user.name}`, "info");
+  } catch (err) {
+    showError(error, err.name === "NotAllowedError" ? "No passkey was chosen." : err.message);
+  }
+}
+
+async function addPasskey(status) {
+  try {
+    const options = await post("/api/account/passkeys/options");
+    const credential = await navigator.credentials.create({ publicKey: {
+      ...options, challenge: b64.decode(options.challenge), user: { ...options.user, id: b64.decode(options.user.id) },
+      excludeCredentials: (options.excludeCredentials || []).map((c) => ({ ...c, id: b64.decode(c.id) })) } });
+    await post("/api/account/passkeys", { credential: credentialJson(credential) });
+    status.textContent = "Passkey added: you can sign in with it on this device.";
+    status.className = "form-ok";
+  } catch (err) {
+    status.textContent = err.name === "NotAllowedError" ? "The passkey was not created." : err.message;
+    status.className = "form-error";
+  }
+  status.hidden = false;
+}
+
+// ---- settings ------------------------------------------------------------------------------
+
+/** Settings: change password, add a passkey, sign out everywhere, delete the account. */
+export function openSettings() {
+  const { user } = account;
+  if (!user) return;
+  document.querySelector("#settings-dialog")?.closest(".overlay")?.remove();
+  const current = field("current-password", "Current password", "password", { autocomplete: "current-password", maxlength: 1024 });
+  const fresh = field("new-password", "New password", "password", { autocomplete: "new-password", maxlength: 1024, minlength: 8 });
+  const pwStatus = errorLine("password-status");
+  const pwForm = el("form", { class: "account-form", id: "password-form" }, el("h3", { text: "Change password" }),
+    current.node, fresh.node, pwStatus,
+    el("button", { type: "submit", id: "change-password", text: "Change password" }));
+  pwForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const data = await post("/api/account/password", { current: current.input.value, new: fresh.input.value });
+      pwStatus.textContent = `Password changed. Signed out elsewhere: ${data.signed_out}.`;
+      pwStatus.className = "form-ok";
+      pwForm.reset();
+    } catch (err) {
+      pwStatus.textContent = err.message;
+      pwStatus.className = "form-error";
+    }
+    pwStatus.hidden = false;
+  });
+  const pkStatus = errorLine("passkey-status");
+  const passkeys = el("section", { class: "account-form" }, el("h3", { text: "Passkeys" }),
+    el("p", { class: "hint", text: `Sign in without a password, with this device's lock. You have ${user.passkeys || 0}.` }),
+    window.PublicKeyCredential
+      ? el("button", { type: "button", id: "add-passkey", text: "Add a passkey", onclick: () => addPasskey(pkStatus) })
+      : el("p", { class: "muted", text: "This browser offers no passkeys." }), pkStatus);
+  const everywhere = el("button", { type: "button", id: "sign-out-everywhere", text: "Sign out everywhere",
+    onclick: async () => {
+      try { await post("/api/account/sign-out-everywhere"); changed({}); d.close(); toast("Signed out on every device", "info"); }
+      catch (err) { toast(err.message); }
+    } });
+  const confirm = field("delete-password", "Password, to confirm", "password", { autocomplete: "current-password", maxlength: 1024 });
+  const delStatus = errorLine("delete-status");
+  const delForm = el("form", { class: "account-form danger-zone", id: "delete-form" }, el("h3", { text: "Delete account" }),
+    el("p", { class: "hint", text: "Your games stay as records, your name replaced by “deleted player”. Sessions, passkeys and rating go." }),
+    user.has_password ? confirm.node : null, delStatus,
+    el("button", { type: "submit", class: "danger", id: "delete-account", text: "Delete my account" }));
+  delForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await post("/api/account/delete", { password: user.has_password ? confirm.input.value : null });
+      changed({});
+      d.close();
+      toast("Your account was deleted", "info");
+    } catch (err) {
+      showError(delStatus, err.message);
+    }
+  });
+  const close = el("button", { type: "button", text: "Close", onclick: () => d.close() });
+  const d = dialog(`Settings — ${user.name}`, el("div", { class: "settings" }, pwForm, passkeys,
+    el("section", { class: "account-form" }, el("h3", { text: "Sessions" }), everywhere), delForm),
+  [close], { className: "settings-dialog", modal: true });
+  d.node.id = "settings-dialog";
+}
+
+// ---- header --------------------------------------------------------------------------------
+
+function renderSlot(slot, { user }) {
+  if (!user) {
+    slot.replaceChildren(
+      el("button", { type: "button", class: "topbar-button", id: "sign-in-open", text: "Sign in", onclick: () => openSignIn("sign-in") }),
+      el("button", { type: "button", class: "topbar-button strong", id: "sign-up-open", text: "Create account",
+        onclick: () => openSignIn("sign-up") }));
+    return;
+  }
+  const menu = el("div", { class: "account-menu", id: "account-menu", role: "menu", hidden: true },
+    el("a", { href: `/players/${encodeURIComponent(user.name)}`, role: "menuitem", id: "menu-profile", text: "Profile" }),
+    el("button", { type: "button", role: "menuitem", id: "menu-settings", text: "Settings",
+      onclick: () => { menu.hidden = true; openSettings(); } }),
+    el("button", { type: "button", role: "menuitem", id: "menu-sign-out", text: "Sign out", onclick: async () => {
+      try { await post("/api/account/sign-out"); } catch { /* signed out already */ }
+      changed({});
+      toast("Signed out", "info");
+    } }));
+  const button = el("button", { type: "button", class: "topbar-button", id: "account-button", "aria-haspopup": "menu",
+    "aria-expanded": "false", text: `${user.name} ▾`, onclick: () => {
+      menu.hidden = !menu.hidden;
+      button.setAttribute("aria-expanded", String(!menu.hidden));
+    } });
+  slot.replaceChildren(button, menu);
+}
+
+/** The header's account corner (every page). */
+export function installAccountMenu() {
+  const slot = document.getElementById("account-slot");
+  if (!slot) return;
+  onAccount((state) => renderSlot(slot, state));
+  document.addEventListener("click", (event) => {
+    const menu = document.getElementById("account-menu");
+    if (menu && !menu.hidden && !slot.contains(event.target)) {
+      menu.hidden = true;
+      document.getElementById("account-button")?.setAttribute("aria-expanded", "false");
+    }
+  });
+}
+
+// ---- game pages ----------------------------------------------------------------------------
+
+/** A signed-in player's own seat is named after the account (unless they typed another name). */
+export function nameOwnSeat(inputs) {
+  const defaults = new Map(inputs.map((input) => [input, input.value]));
+  onAccount(({ user }) => {
+    for (const [input, value] of defaults) if (user && input.value === value) input.value = user.name;
+  });
+}
+
+/** The start page's "Rated" choice for an online game (shown to a signed-in player only). */
+export function ratedOption() {
+  const box = el("input", { type: "checkbox", id: "on-rated", name: "on-rated" });
+  const label = el("label", { class: "rated-option", for: "on-rated", hidden: true }, box,
+    " Rated (every seat signs in to an account before the first move)");
+  onAccount(({ user }) => { label.hidden = !user; if (!user) box.checked = false; });
+  return { node: label, checked: () => !label.hidden && box.checked };
+}
+
+/** Append a rated game's rating change to the final dialog `node` (it may take a moment to apply). */
+export async function showRatingChange(gameId, node) {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    let data;
+    try { data = await api(`/api/games/${encodeURIComponent(gameId)}/rating`); } catch { return; }
+    if (!data.rated) return;
+    if (data.state === "unrated") {
+      node.querySelector(".rating-change")?.remove();
+      node.querySelector("[data-testid=scoring]")?.after(el("p", { class: "rating-change muted", text: `Not rated: ${data.reason}.` }));
+      return;
+    }
+    if (data.state === "applied") {
+      const list = el("ul", { class: "rating-change", id: "rating-change" });
+      for (const c of data.changes) {
+        const sign = c.delta > 0 ? "+" : "";
+        list.append(el("li", {}, el("a", { href: c.player ? `/players/${encodeURIComponent(c.player)}` : null, text: c.player || "deleted player" }),
+          ` ${c.before} → ${c.after} `, el("strong", { class: c.delta >= 0 ? "up" : "down", text: `(${sign}${c.delta})` }),
+          c.forfeit ? el("span", { class: "muted", text: " — left the game" }) : null));
+      }
+      node.querySelector("[data-testid=scoring]")?.after(el("div", { class: "rating-box" }, el("h3", { text: "Rating" }), list));
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** A rated game's note at the top of the side panel: who still has to sign in before the first
+ *  move (a seat not held by an account then makes the game casual), or that it counts. Looked
+ *  at again every few seconds while a seat waits for its account. */
+export async function ratedNotice(gameId, panel, seats) {
+  const note = el("p", { class: "rated-notice", id: "rated-notice", hidden: true });
+  panel.prepend(note);
+  for (let look = 0; look < 150 && note.isConnected; look++) {
+    let data;
+    try { data = await api(`/api/games/${encodeURIComponent(gameId)}/rating`); } catch { return; }
+    if (!data.rated) { note.remove(); return; }
+    const held = new Set(data.held.map((h) => h.seat));
+    const missing = seats.filter((s) => !held.has(s.seat)).map((s) => s.name);
+    note.hidden = false;
+    if (data.state === "unrated") { note.textContent = `Casual game: ${data.reason}.`; return; }
+    if (!missing.length || data.state === "applied") {
+      note.textContent = "Rated game: the result changes every player's rating.";
+      return;
+    }
+    if (data.started) {
+      note.textContent = "Casual game: not every seat was held by an account when it started.";
+      return;
+    }
+    note.textContent = `Rated game: it starts when ${missing.join(", ")} ${missing.length > 1 ? "open their links" : "opens their link"} signed in to an account.`;
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+  }
+}
+
+/** The start page's "On your account" list: unfinished games the signed-in account holds that
+ *  this browser does not keep (started on another device); hidden when there are none. */
+export function accountGamesSection() {
+  const list = el("ul", { class: "game-list", id: "account-games-list" });
+  const section = el("section", { class: "my-games", id: "account-games", hidden: true, "aria-labelledby": "account-games-title" },
+    el("h2", { id: "account-games-title", text: "On your account" }),
+    el("p", { class: "muted", text: "Games of your account started on another device: they open here too." }), list);
+  onAccount(async ({ user }) => {
+    list.replaceChildren();
+    section.hidden = true;
+    if (!user) return;
+    let data;
+    try { data = await api("/api/account/games"); } catch { return; }
+    for (const g of data.games) {
+      if (gameEntry(g.id)) continue; // listed in "Your games" already
+      const turn = g.current !== null && g.mine.includes(g.current);
+      list.append(el("li", { "data-game": g.id, class: turn ? "turn" : "" },
+        el("a", { href: `/play/${encodeURIComponent(g.id)}`, class: "resume-link button", text: "Resume" }),
+        ` ${g.seats.map((s) => s.name).join(" · ")} — `, el("span", { class: turn ? "your-turn" : "", text: turn ? "your turn" : "waiting" })));
+    }
+    section.hidden = !list.children.length;
+  });
+  return section;
+}
