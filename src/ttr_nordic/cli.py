@@ -24,9 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .sim.ladder_cli import add_ladder_arguments
 
     add_ladder_arguments(sub.add_parser("ladder", help="rate agents together (resumable) and compare versions"))
-    from .server.cli import add_serve_arguments
+    from .server.cli import add_db_arguments, add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="run the web server (needs the web extra)"))
+    add_db_arguments(sub.add_parser("db", help="migrate the server's database, or show its migration"))
     return parser
 
 
