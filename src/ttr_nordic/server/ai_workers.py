@@ -25,6 +25,7 @@ import importlib
 import logging
 import os
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -104,6 +105,13 @@ def _warm() -> int:
     return os.getpid()
 
 
+def _timed(decider: Callable[[DecisionJob], str], job: DecisionJob) -> tuple[str, float]:
+    """``decider(job)`` and the seconds it took, measured in the worker (so the caller can tell
+    the time its job waited for a worker from the time it was searched)."""
+    start = time.perf_counter()
+    return decider(job), time.perf_counter() - start
+
+
 # ---- the server side ------------------------------------------------------------------------
 
 
@@ -143,6 +151,9 @@ class AIPool:
         self.failures = 0  # failed attempts, for logs and tests
         self.fallbacks = 0  # decisions that ended in a random move
         self.decisions = 0
+        self.pending = 0  # decisions asked and not answered yet (waiting for a worker, or searched)
+        #: Called after each answered attempt with (seconds waited for a worker, seconds searched).
+        self.observe: Callable[[float, float], None] | None = None
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -165,6 +176,14 @@ class AIPool:
         if broken is not None:
             broken.shutdown(wait=False, cancel_futures=True)
 
+    def workers_alive(self) -> int | None:
+        """Worker processes alive now; None before they start, or on Ray (no processes here)."""
+        if self.ray_address is not None or self._executor is None:
+            return None
+        # ProcessPoolExecutor has no public count of its processes.
+        processes = getattr(self._executor, "_processes", None) or {}
+        return sum(1 for process in processes.values() if process.is_alive())
+
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
@@ -174,7 +193,8 @@ class AIPool:
 
     # -- deciding -------------------------------------------------------------------------------
 
-    async def _run(self, job: DecisionJob) -> str:
+    async def _run(self, job: DecisionJob, asked: float) -> str:
+        """One attempt; ``asked`` is when it began waiting (``time.perf_counter``), for ``observe``."""
         if self.ray_address is not None:
             if self._ray is None:
                 ray = importlib.import_module("ray")
@@ -185,9 +205,14 @@ class AIPool:
                 self._ray = ray
                 self._ray_task = ray.remote(num_cpus=1, max_retries=1)(self.decider)
             result: str = await self._ray_task.remote(job)
+            if self.observe is not None:
+                self.observe(0.0, time.perf_counter() - asked)  # Ray queues and runs out of sight
             return result
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), self.decider, job)
+        notation, searched = await loop.run_in_executor(self._pool(), _timed, self.decider, job)
+        if self.observe is not None:
+            self.observe(max(0.0, time.perf_counter() - asked - searched), searched)
+        return notation
 
     async def decide(self, job: DecisionJob, legal: list[str], fallback: bool = True) -> str:
         """The AI's action for ``job`` in notation; ``legal`` (the legal actions in notation) is
@@ -195,10 +220,19 @@ class AIPool:
         (a hint: a random move would mislead) that raises :class:`RuntimeError` instead."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_thinking)
+        self.pending += 1
+        try:
+            return await self._decide(job, legal, fallback)
+        finally:
+            self.pending -= 1
+
+    async def _decide(self, job: DecisionJob, legal: list[str], fallback: bool) -> str:
+        assert self._slots is not None
+        asked = time.perf_counter()  # the wait for a slot (in order of asking) counts as queueing
         async with self._slots:
             for attempt in range(1, ATTEMPTS + 1):
                 try:
-                    notation = await self._run(job)
+                    notation = await self._run(job, asked if attempt == 1 else time.perf_counter())
                     if notation not in legal:
                         raise ValueError(f"the agent answered {notation!r}, which is not legal")
                     self.decisions += 1

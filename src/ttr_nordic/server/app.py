@@ -49,6 +49,7 @@ from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
 from .db import check_writable, default_database_url, make_engine, migrate
 from .games import Client, GameService, LiveGame, SeatPresent, SeatSpec, StorageError
+from .health import install as install_health
 from .limits import (
     CLOSE_FLOODING,
     CLOSE_NOT_READING,
@@ -60,6 +61,8 @@ from .limits import (
     echo_safe,
     origin_allowed,
 )
+from .logs import RequestContext
+from .metrics import install as install_metrics
 from .pages import install as install_pages
 from .serialize import JSON
 
@@ -398,6 +401,9 @@ def create_app(
         await _session(ws, service_of(ws), game_id)
 
     install_pages(app)  # the browser game: pages, static files, board and replay routes
+    install_health(app)  # /healthz, /readyz
+    install_metrics(app)  # /metrics
+    app.add_middleware(RequestContext)  # request and game ids in the log
     return app
 
 

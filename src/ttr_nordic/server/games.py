@@ -417,6 +417,7 @@ class GameService:
         self._presence_tasks: set[asyncio.Future[None]] = set()
         self._presence_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-presence")
         self.listening = asyncio.Event()
+        self.moves = {"human": 0, "ai": 0}  # actions stored by this process, by who made them (metrics)
 
     # ------------------------------------------------------------ database (sync, run in threads)
 
@@ -831,6 +832,7 @@ class GameService:
                 raise StorageError(f"the action could not be stored: {reason}") from exc
             game.state = after
             game.last_used = time.monotonic()
+            self.moves[by] = self.moves.get(by, 0) + 1
             game.broadcast()
         self.ensure_ai(game)
         return True
