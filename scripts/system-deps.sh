@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the system packages the tests need (Chromium for the browser tests, PostgreSQL
-# for the storage tests, a C compiler for the RL observations' C encoder), only when missing,
+# for the storage tests, Caddy for the hosting recipe's test, a C compiler for the RL
+# observations' C encoder), only when missing,
 # so a second run costs nothing.
 # Runs as root without standard input (CI); as another user it uses sudo if it can.
 set -euo pipefail
@@ -8,6 +9,7 @@ set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+command -v caddy >/dev/null 2>&1 || missing+=(caddy)
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     missing+=(postgresql)
 fi
