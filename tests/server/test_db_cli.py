@@ -171,3 +171,12 @@ def test_serve_says_in_one_line_that_the_port_is_in_use(tmp_path: Path) -> None:
     assert result.returncode == 1
     line = _one_line_error(result)
     assert line == f"ttr-nordic serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+
+
+def test_serve_says_in_one_line_that_the_database_is_read_only(tmp_path: Path) -> None:
+    path = tmp_path / "ro.sqlite"
+    assert _command("db", "upgrade", "--database-url", f"sqlite:///{path}").returncode == 0
+    read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
+    result = _command("serve", "--port", str(_free_port()), "--database-url", read_only)
+    assert result.returncode == 1
+    assert _one_line_error(result).endswith("cannot store moves: attempt to write a readonly database")

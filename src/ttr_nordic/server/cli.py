@@ -276,16 +276,18 @@ def check_port_free(host: str, port: int) -> None:
             raise CommandFailed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
-def upgrade_database(url: str) -> str:
+def upgrade_database(url: str, *, check_writes: bool = False) -> str:
     """Check ``url``, reach the database and migrate it to the head (under the migration lock, see
-    :func:`ttr_nordic.server.db.migrate`); answers the revision. Every failure is a
-    :class:`CommandFailed` with one line."""
+    :func:`ttr_nordic.server.db.migrate`); answers the revision. With ``check_writes``, also refuse
+    a database that cannot store moves (read-only). Every failure is a :class:`CommandFailed` with
+    one line."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from .db import (
         DatabaseConfigError,
         DatabaseNotWritable,
         check_database_url,
+        check_writable,
         database_error_reason,
         hide_password,
         make_engine,
@@ -298,7 +300,10 @@ def upgrade_database(url: str) -> str:
         raise CommandFailed(str(exc), 2) from None
     engine = make_engine(url)
     try:
-        return migrate(engine)
+        revision = migrate(engine)
+        if check_writes:
+            check_writable(engine)
+        return revision
     except DatabaseNotWritable as exc:
         raise CommandFailed(str(exc)) from None
     except SQLAlchemyError as exc:
@@ -321,7 +326,7 @@ def run_serve(args: argparse.Namespace) -> int:
         logging.config.dictConfig(log_config(settings["log_format"], settings["log_level"]))
         check_port_free(settings["host"], settings["port"])
         url = settings["database_url"] or default_database_url()
-        revision = upgrade_database(url)
+        revision = upgrade_database(url, check_writes=True)
     except SettingError as exc:
         print(f"ttr-nordic serve: error: {exc}", file=sys.stderr)
         return 2

@@ -262,10 +262,8 @@ def migrate(engine: Engine) -> str:
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
-        from alembic.runtime.migration import MigrationContext
-
-        revision = MigrationContext.configure(connection).get_current_revision()
-    assert revision is not None
+        revision = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    assert isinstance(revision, str)
     return revision
 
 

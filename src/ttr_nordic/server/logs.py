@@ -79,6 +79,14 @@ class TextFormatter(logging.Formatter):
         return f"{text} [{' '.join(ids)}]" if ids else text
 
 
+class AlembicNews(logging.Filter):
+    """Keeps Alembic's records of migrations run, drops those it makes at every start ("Context
+    impl PostgresqlImpl.", "Will assume transactional DDL.")."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(("Context impl", "Will assume"))
+
+
 def log_config(log_format: str = "text", level: str = "info") -> dict[str, Any]:
     """A :func:`logging.config.dictConfig` for the root logger and uvicorn's loggers (uvicorn takes
     it as ``log_config``), writing ``log_format`` ("text" or "json") records to standard error.
@@ -101,9 +109,11 @@ def log_config(log_format: str = "text", level: str = "info") -> dict[str, Any]:
         "root": {"handlers": ["main"], "level": level.upper()},
         "loggers": {
             **{name: uvicorn_logger for name in ("uvicorn", "uvicorn.error", "uvicorn.access")},
-            # Alembic names each of its plugins at every start: not news.
+            # Alembic names each of its plugins and its dialect at every start: not news.
             "alembic.runtime.plugins": {"level": "WARNING"},
+            "alembic.runtime.migration": {"filters": ["alembic_news"]},
         },
+        "filters": {"alembic_news": {"()": AlembicNews}},
     }
 
 
