@@ -180,3 +180,16 @@ def test_serve_says_in_one_line_that_the_database_is_read_only(tmp_path: Path) -
     result = _command("serve", "--port", str(_free_port()), "--database-url", read_only)
     assert result.returncode == 1
     assert _one_line_error(result).endswith("cannot store moves: attempt to write a readonly database")
+
+
+def test_three_upgrades_at_once_of_one_empty_sqlite_file(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("TTR_NORDIC_")}
+    command = [sys.executable, "-m", "ttr_nordic.cli", "db", "upgrade", "--database-url", url]
+    processes = [
+        subprocess.Popen(command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        for _ in range(3)
+    ]
+    outputs = [process.communicate(timeout=120)[0] for process in processes]
+    assert [process.returncode for process in processes] == [0, 0, 0], outputs
+    assert sum("Running upgrade  -> 0001" in output for output in outputs) == 1  # one migrated, two found it done
