@@ -140,4 +140,5 @@ def test_json_logs_carry_ids_and_no_secret(tmp_path: Path) -> None:
     assert len(record_requests) == 2
     assert all(e["game_id"] == game_id and len(e["request_id"]) == 16 for e in record_requests)
     assert any(e.get("request_id") == "probe-1" for e in access)
+    assert not any("GET /readyz" in e["message"] for e in access)  # answered probes are left out
     assert any(e["logger"] == "ttr_nordic.server" and "serving on" in e["message"] for e in entries)

@@ -79,6 +79,24 @@ class TextFormatter(logging.Formatter):
         return f"{text} [{' '.join(ids)}]" if ids else text
 
 
+class QuietProbes(logging.Filter):
+    """Drops the access-log lines of answered health probes (``GET /healthz`` or ``/readyz``, 200):
+    a proxy asks every few seconds. A probe that fails is kept.
+
+    >>> args = ("127.0.0.1:5000", "GET", "/readyz", "1.1", 200)
+    >>> record = logging.LogRecord("uvicorn.access", logging.INFO, "", 1, '%s - "%s %s HTTP/%s" %d', args, None)
+    >>> QuietProbes().filter(record)
+    False
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 5:
+            _, method, path, _, status = args
+            return not (method == "GET" and path in ("/healthz", "/readyz") and status == 200)
+        return True
+
+
 class AlembicNews(logging.Filter):
     """Keeps Alembic's records of migrations run, drops those it makes at every start ("Context
     impl PostgresqlImpl.", "Will assume transactional DDL.")."""
@@ -100,7 +118,7 @@ def log_config(log_format: str = "text", level: str = "info") -> dict[str, Any]:
         raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)} (got {level!r})")
     formatter = JsonFormatter if log_format == "json" else TextFormatter
     handler = {"class": "logging.StreamHandler", "formatter": "main", "stream": "ext://sys.stderr"}
-    uvicorn_logger = {"handlers": ["main"], "level": level.upper(), "propagate": False}
+    uvicorn_logger: dict[str, Any] = {"handlers": ["main"], "level": level.upper(), "propagate": False}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -108,12 +126,13 @@ def log_config(log_format: str = "text", level: str = "info") -> dict[str, Any]:
         "handlers": {"main": handler},
         "root": {"handlers": ["main"], "level": level.upper()},
         "loggers": {
-            **{name: uvicorn_logger for name in ("uvicorn", "uvicorn.error", "uvicorn.access")},
+            **{name: uvicorn_logger for name in ("uvicorn", "uvicorn.error")},
+            "uvicorn.access": {**uvicorn_logger, "filters": ["quiet_probes"]},
             # Alembic names each of its plugins and its dialect at every start: not news.
             "alembic.runtime.plugins": {"level": "WARNING"},
             "alembic.runtime.migration": {"filters": ["alembic_news"]},
         },
-        "filters": {"alembic_news": {"()": AlembicNews}},
+        "filters": {"alembic_news": {"()": AlembicNews}, "quiet_probes": {"()": QuietProbes}},
     }
 
 
