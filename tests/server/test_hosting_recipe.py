@@ -208,6 +208,22 @@ def test_the_recipe_serves_a_game_through_caddy(postgres_database: str, tmp_path
         human_moves = sum(metric(port, "ttr_moves_total", {"by": "human"}) for port in upstreams)
         assert ai_moves >= 2 and ai_moves + human_moves == seen
         assert sum(metric(port, "ttr_ai_search_seconds_count") for port in upstreams) >= ai_moves
+
+        # The browser's process dies: the page reconnects through Caddy to the other one and plays on.
+        used = upstreams[open_sockets.index(1.0)]
+        victim = next(process for port, process, _ in servers if port == used)
+        victim.kill()
+        victim.wait(10)
+        deadline = time.monotonic() + 60
+        while metric(other, "ttr_open_sockets") < 1:
+            assert time.monotonic() < deadline, "the page did not reconnect to the other process"
+            time.sleep(0.3)
+        page.wait_for_function("() => document.querySelector('#conn').textContent === 'live'")
+        while actions(page) == seen or not my_turn(page):  # one more turn of each
+            step(page, rng)
+        wait_my_turn(page)
+        status, summary = get(f"http://127.0.0.1:{other}/api/games/{game_id}")
+        assert status == 200 and summary["actions"] == actions(page) > seen + 1
         context.close()
     for _, _, log in servers:
         assert "Traceback" not in log.read_text()
