@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from ttr_nordic.cli import main
 from ttr_nordic.server.cli import SettingError, serve_settings
-from ttr_nordic.server.db import head_revision
+from ttr_nordic.server.db import head_revision, make_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,7 +51,7 @@ def test_db_current_then_upgrade_then_current(tmp_path: Path, capsys: pytest.Cap
     url = f"sqlite:///{tmp_path / 'games.sqlite'}"
     head = head_revision()
     assert main(["db", "current", "--database-url", url]) == 3
-    assert f"no schema yet; this version's head is {head}: run ttr-nordic db upgrade" in capsys.readouterr().out
+    assert f"no schema yet (this version's is migration {head}): run ttr-nordic db upgrade" in capsys.readouterr().out
     assert main(["db", "upgrade", "--database-url", url]) == 0
     assert f"at migration {head} (head)" in capsys.readouterr().out
     assert main(["db", "current", "--database-url", url]) == 0
@@ -193,3 +194,20 @@ def test_three_upgrades_at_once_of_one_empty_sqlite_file(tmp_path: Path) -> None
     outputs = [process.communicate(timeout=120)[0] for process in processes]
     assert [process.returncode for process in processes] == [0, 0, 0], outputs
     assert sum("Running upgrade  -> 0001" in output for output in outputs) == 1  # one migrated, two found it done
+
+
+def test_a_schema_from_a_newer_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "newer.sqlite"
+    url = f"sqlite:///{path}"
+    assert _command("db", "upgrade", "--database-url", url).returncode == 0
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    engine.dispose()
+    current = _command("db", "current", "--database-url", url)
+    assert current.returncode == 3
+    assert "at migration 9999, which this version does not know" in current.stdout
+    for command in (["db", "upgrade"], ["serve", "--port", str(_free_port())]):
+        result = _command(*command, "--database-url", url)
+        assert result.returncode == 1
+        assert "at migration 9999, which this version does not know" in _one_line_error(result)

@@ -286,6 +286,7 @@ def upgrade_database(url: str, *, check_writes: bool = False) -> str:
     from .db import (
         DatabaseConfigError,
         DatabaseNotWritable,
+        DatabaseTooNew,
         check_database_url,
         check_writable,
         database_error_reason,
@@ -304,7 +305,7 @@ def upgrade_database(url: str, *, check_writes: bool = False) -> str:
         if check_writes:
             check_writable(engine)
         return revision
-    except DatabaseNotWritable as exc:
+    except (DatabaseNotWritable, DatabaseTooNew) as exc:
         raise CommandFailed(str(exc)) from None
     except SQLAlchemyError as exc:
         raise CommandFailed(f"cannot use the database {hide_password(url)}: {database_error_reason(exc)}") from None
@@ -450,7 +451,7 @@ def database_status(url: str) -> tuple[str | None, str]:
 
 def run_db(args: argparse.Namespace) -> int:
     try:
-        from .db import hide_password
+        from .db import hide_password, revision_gap
     except ImportError as exc:
         print(f"the database commands need the web extra (pip install 'ttr-nordic[web]'): {exc}", file=sys.stderr)
         return 1
@@ -465,9 +466,9 @@ def run_db(args: argparse.Namespace) -> int:
     except CommandFailed as exc:
         print(f"ttr-nordic db {args.db_command}: error: {exc}", file=sys.stderr)
         return exc.status
-    if current == head:
+    gap = revision_gap(current, head)
+    if gap is None:
         print(f"{hide_password(url)}: at migration {current} (head)")
         return 0
-    shown = "no schema yet" if current is None else f"at migration {current}"
-    print(f"{hide_password(url)}: {shown}; this version's head is {head}: run ttr-nordic db upgrade")
+    print(f"{hide_password(url)}: {gap}")
     return 3

@@ -29,6 +29,8 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -209,16 +211,42 @@ def head_revision() -> str:
     return head
 
 
+def known_revisions() -> frozenset[str]:
+    """Every migration shipped in this package."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(script.revision for script in ScriptDirectory.from_config(_alembic_config()).walk_revisions())
+
+
+def revision_gap(current: str | None, head: str) -> str | None:
+    """Why a database at migration ``current`` cannot serve this version (head ``head``), or None.
+
+    >>> revision_gap("0001", "0002")
+    'the schema is at migration 0001, not 0002: run ttr-nordic db upgrade'
+    """
+    if current == head:
+        return None
+    if current is None:
+        return f"the database has no schema yet (this version's is migration {head}): run ttr-nordic db upgrade"
+    if current not in known_revisions():
+        return (
+            f"the schema is at migration {current}, which this version does not know (a newer version's?): "
+            f"run that version, or this one on another database"
+        )
+    return f"the schema is at migration {current}, not {head}: run ttr-nordic db upgrade"
+
+
 def current_revision(engine: Engine) -> str | None:
     """The migration the database is at (None: an empty database, no schema yet)."""
-    from sqlalchemy import inspect, text
-
     # Read directly: Alembic's MigrationContext logs two lines each time (readiness is asked often).
     with engine.connect() as connection:
         if not inspect(connection).has_table("alembic_version"):
             return None
-        revision: str | None = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        revision: str | None = connection.execute(_VERSION).scalar()
         return revision
+
+
+_VERSION = text("SELECT version_num FROM alembic_version")
 
 
 @contextmanager
@@ -261,10 +289,19 @@ def migrate(engine: Engine) -> str:
             # Released by the transaction's commit or rollback (or the session's end).
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
         config.attributes["connection"] = connection
+        current = connection.execute(_VERSION).scalar() if inspect(connection).has_table("alembic_version") else None
+        if current is not None and current not in known_revisions():
+            # Alembic would fail with "Can't locate revision" and a traceback.
+            gap = revision_gap(current, head_revision())
+            raise DatabaseTooNew(f"the game database {engine.url!r} cannot be used: {gap}")
         command.upgrade(config, "head")
-        revision = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+        revision = connection.execute(_VERSION).scalar()
     assert isinstance(revision, str)
     return revision
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database's schema was made by a newer version of this program (an unknown migration)."""
 
 
 class DatabaseNotWritable(RuntimeError):

@@ -23,7 +23,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from .db import current_revision, database_error_reason, head_revision
+from .db import current_revision, database_error_reason, head_revision, revision_gap
 
 #: How long the database may take to answer a readiness check.
 DATABASE_TIMEOUT_S = 5.0
@@ -34,11 +34,9 @@ def _database_check(service: Any, head: str) -> dict[str, Any]:
         revision = current_revision(service.engine)
     except Exception as exc:
         return {"ok": False, "reason": f"the database does not answer: {database_error_reason(exc)}"}
-    if revision != head:
-        return {
-            "ok": False,
-            "reason": f"the schema is at migration {revision}, not {head}: run ttr-nordic db upgrade",
-        }
+    gap = revision_gap(revision, head)
+    if gap is not None:
+        return {"ok": False, "reason": gap}
     return {"ok": True, "migration": revision}
 
 
