@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the system packages the tests need (Chromium for the browser tests, PostgreSQL
-# for the storage tests, a C compiler for the RL observations' C encoder, Caddy for HTTPS), only when missing,
+# for the storage tests, Caddy for the hosting recipe's test, a C compiler for the RL
+# observations' C encoder), only when missing,
 # so a second run costs nothing.
 # Runs as root without standard input (CI); as another user it uses sudo if it can.
 set -euo pipefail

@@ -28,9 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_playtest_arguments(sub.add_parser("playtest", help="a designer's report on many AI games (or --compare two)"))
     add_tune_arguments(sub.add_parser("tune", help="search ticket values for balanced play styles"))
-    from .server.cli import add_serve_arguments
+    from .server.cli import add_db_arguments, add_serve_arguments
 
     add_serve_arguments(sub.add_parser("serve", help="run the web server (needs the web extra)"))
+    add_db_arguments(sub.add_parser("db", help="migrate the server's database, or show its migration"))
     return parser
 
 

@@ -204,7 +204,7 @@ def test_serve_refuses_a_public_url_that_is_not_http(capsys: pytest.CaptureFixtu
     from ttr_nordic.cli import main
 
     assert main(["serve", "--public-url", "192.168.1.20:8000"]) == 2
-    assert "--public-url must start with http://" in capsys.readouterr().out
+    assert "--public-url: '192.168.1.20:8000' does not start with http:// or https://" in capsys.readouterr().err
 
 
 def test_the_creator_gives_a_seat_back_to_its_returning_player(client: TestClient) -> None:

@@ -28,6 +28,7 @@ import importlib
 import logging
 import os
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -111,6 +112,13 @@ def _warm() -> int:
 
 
 # ---- the server side ------------------------------------------------------------------------
+
+
+def _timed(decider: Callable[[DecisionJob], str], job: DecisionJob) -> tuple[str, float]:
+    """``decider(job)`` and the seconds it took, measured in the worker (so the caller can tell
+    the time its job waited for a worker from the time it was searched)."""
+    start = time.perf_counter()
+    return decider(job), time.perf_counter() - start
 
 
 def default_workers() -> int:
@@ -205,6 +213,9 @@ class AIPool:
         self.failures = 0  # failed attempts, for logs and tests
         self.fallbacks = 0  # decisions that ended in a random move
         self.decisions = 0
+        self.pending = 0  # decisions asked and not answered yet (waiting for a worker, or searched)
+        #: Called after each answered attempt with (seconds waited for a worker, seconds searched).
+        self.observe: Callable[[float, float], None] | None = None
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -229,6 +240,17 @@ class AIPool:
             pids.extend(processes)
         return pids
 
+    def workers_alive(self) -> int | None:
+        """Worker processes alive now (both lanes); None before they start, or on Ray (no processes here)."""
+        if self.ray_address is not None or (self.search.executor is None and self.quick.executor is None):
+            return None
+        alive = 0
+        for lane in (self.search, self.quick):
+            # ProcessPoolExecutor has no public count of its processes.
+            processes = getattr(lane.executor, "_processes", None) or {}
+            alive += sum(1 for process in processes.values() if process.is_alive())
+        return alive
+
     def close(self) -> None:
         for lane in (self.search, self.quick):
             lane.close()
@@ -237,7 +259,8 @@ class AIPool:
 
     # -- deciding -------------------------------------------------------------------------------
 
-    async def _run(self, job: DecisionJob, lane: _Lane) -> str:
+    async def _run(self, job: DecisionJob, lane: _Lane, asked: float) -> str:
+        """One attempt; ``asked`` is when it began waiting (``time.perf_counter``), for ``observe``."""
         if self.ray_address is not None:
             if self._ray is None:
                 ray = importlib.import_module("ray")
@@ -248,9 +271,14 @@ class AIPool:
                 self._ray = ray
                 self._ray_task = ray.remote(num_cpus=1, max_retries=1)(self.decider)
             result: str = await self._ray_task.remote(job)
+            if self.observe is not None:
+                self.observe(0.0, time.perf_counter() - asked)  # Ray queues and runs out of sight
             return result
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(lane.pool(), self.decider, job)
+        notation, searched = await loop.run_in_executor(lane.pool(), _timed, self.decider, job)
+        if self.observe is not None:
+            self.observe(max(0.0, time.perf_counter() - asked - searched), searched)
+        return notation
 
     async def decide(
         self, job: DecisionJob, legal: list[str], fallback: bool = True, *, owner: str | None = None, hint: bool = False
@@ -262,16 +290,21 @@ class AIPool:
         ``hint`` waits while games' moves can go (see :class:`.ai_queue.FairQueue`)."""
         lane = self.lane(job.level)
         ticket = Ticket(owner or job.game_id, job.game_id, hint)
-        await lane.admit(ticket)
+        asked = time.perf_counter()  # the wait in the fair queue counts as queueing
+        self.pending += 1
         try:
-            return await self._decide(job, legal, fallback, lane)
+            await lane.admit(ticket)
+            try:
+                return await self._decide(job, legal, fallback, lane, asked)
+            finally:
+                lane.release(ticket)
         finally:
-            lane.release(ticket)
+            self.pending -= 1
 
-    async def _decide(self, job: DecisionJob, legal: list[str], fallback: bool, lane: _Lane) -> str:
+    async def _decide(self, job: DecisionJob, legal: list[str], fallback: bool, lane: _Lane, asked: float) -> str:
         for attempt in range(1, ATTEMPTS + 1):
             try:
-                notation = await self._run(job, lane)
+                notation = await self._run(job, lane, asked if attempt == 1 else time.perf_counter())
                 if notation not in legal:
                     raise ValueError(f"the agent answered {notation!r}, which is not legal")
                 self.decisions += 1

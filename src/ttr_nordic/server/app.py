@@ -53,6 +53,7 @@ from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
 from .db import check_writable, default_database_url, make_engine, migrate
 from .games import GameService, LiveGame, SeatSpec, StorageError
+from .health import install as install_health
 from .limits import (
     MAX_SOCKETS_PER_ADDRESS,
     ClientLimits,
@@ -60,6 +61,8 @@ from .limits import (
     echo_safe,
     origin_allowed,
 )
+from .logs import RequestContext
+from .metrics import install as install_metrics
 from .pages import install as install_pages
 from .serialize import JSON
 from .session import session
@@ -391,6 +394,9 @@ def create_app(
 
     account_routes.install(app)  # accounts, profiles and ratings
     install_pages(app)  # the browser game: pages, static files, board and replay routes
+    install_health(app)  # /healthz, /readyz
+    install_metrics(app)  # /metrics
+    app.add_middleware(RequestContext)  # request and game ids in the log
     return app
 
 

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import array
 import fcntl
+import hashlib
 import os
+import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,6 +30,8 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -117,20 +123,186 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to date with the migrations shipped in this package (refused, with
-    :class:`DatabaseNotWritable`, where SQLite's shared-memory file cannot be written)."""
-    fault = shared_memory_fault(sqlite_path(engine))
-    if fault is not None:
-        raise DatabaseNotWritable(f"the game database {engine.url!r} cannot be opened safely: {fault}")
-    from alembic import command
+class DatabaseConfigError(ValueError):
+    """A database URL this server cannot use (its message is one line, fit for a command's error)."""
+
+
+#: The URL schemes ``serve`` accepts (SQLAlchemy dialect and driver).
+SUPPORTED_SCHEMES = ("sqlite", "sqlite+pysqlite", "postgresql", "postgresql+psycopg")
+
+
+def check_database_url(url: str) -> None:
+    """Refuse a URL with a scheme this server does not use, or a SQLite file in a missing folder,
+    with :class:`DatabaseConfigError` (before SQLAlchemy would fail with a long traceback).
+
+    >>> try:
+    ...     check_database_url("mysql://db/games")
+    ... except DatabaseConfigError as exc:
+    ...     print(str(exc).split(":")[0])
+    unsupported database URL scheme 'mysql'
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseConfigError(
+            f"not a database URL: {hide_password(url)!r} (e.g. sqlite:///PATH or postgresql+psycopg://USER@HOST/NAME)"
+        ) from None
+    if parsed.drivername not in SUPPORTED_SCHEMES:
+        raise DatabaseConfigError(
+            f"unsupported database URL scheme {parsed.drivername!r}: use sqlite:///PATH or "
+            "postgresql+psycopg://USER:PASSWORD@HOST/NAME"
+        )
+    if parsed.get_backend_name() == "sqlite":
+        name = parsed.database
+        if not name or name == ":memory:" or name.startswith("file:"):
+            return
+        folder = Path(name).expanduser().resolve().parent
+        if not folder.is_dir():
+            raise DatabaseConfigError(f"the folder of the SQLite database {name!r} does not exist: {folder}")
+    elif not parsed.database:
+        raise DatabaseConfigError(f"the PostgreSQL URL {hide_password(url)!r} names no database (…/NAME)")
+
+
+def hide_password(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for messages and logs.
+
+    >>> hide_password("postgresql+psycopg://ttr:s3cret@db.example/ttr")
+    'postgresql+psycopg://ttr:***@db.example/ttr'
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(not a URL)"
+
+
+def database_error_reason(exc: BaseException) -> str:
+    """The first line of the database driver's own message for ``exc`` (no traceback, no password)."""
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    line = text.splitlines()[0] if text else type(exc).__name__
+    return _PASSWORD_IN_URL.sub(r"\1***@", line)
+
+
+_PASSWORD_IN_URL = re.compile(r"(://[^:/@\s]+:)[^@\s]+@")
+
+#: The key of the advisory lock that ``migrate`` holds on PostgreSQL (any 64-bit number unique to
+#: this purpose: the first 8 bytes of SHA-256 of "ttr-nordic:migrate").
+MIGRATION_LOCK_KEY = int.from_bytes(hashlib.sha256(b"ttr-nordic:migrate").digest()[:8], "big", signed=True)
+
+
+def _alembic_config() -> Any:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    with engine.begin() as connection:
+    return config
+
+
+def head_revision() -> str:
+    """The newest migration shipped in this package (e.g. ``"0002"``)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def known_revisions() -> frozenset[str]:
+    """Every migration shipped in this package."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(script.revision for script in ScriptDirectory.from_config(_alembic_config()).walk_revisions())
+
+
+def revision_gap(current: str | None, head: str) -> str | None:
+    """Why a database at migration ``current`` cannot serve this version (head ``head``), or None.
+
+    >>> revision_gap("0001", "0002")
+    'the schema is at migration 0001, not 0002: run ttr-nordic db upgrade'
+    """
+    if current == head:
+        return None
+    if current is None:
+        return f"the database has no schema yet (this version's is migration {head}): run ttr-nordic db upgrade"
+    if current not in known_revisions():
+        return (
+            f"the schema is at migration {current}, which this version does not know (a newer version's?): "
+            f"run that version, or this one on another database"
+        )
+    return f"the schema is at migration {current}, not {head}: run ttr-nordic db upgrade"
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The migration the database is at (None: an empty database, no schema yet)."""
+    # Read directly: Alembic's MigrationContext logs two lines each time (readiness is asked often).
+    with engine.connect() as connection:
+        if not inspect(connection).has_table("alembic_version"):
+            return None
+        revision: str | None = connection.execute(_VERSION).scalar()
+        return revision
+
+
+_VERSION = text("SELECT version_num FROM alembic_version")
+
+
+@contextmanager
+def _sqlite_migration_lock(database: Path | None) -> Iterator[None]:
+    """An exclusive ``flock`` on ``<database>.migrate-lock`` while a process migrates (SQLite has no
+    advisory locks; its own write lock is not held across Alembic's statements)."""
+    if database is None:
+        yield
+        return
+    try:
+        handle = open(f"{database}.migrate-lock", "a")  # noqa: SIM115 - held for the whole block
+    except OSError:
+        yield  # a read-only folder: the migration (or the write check after it) says why
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def migrate(engine: Engine) -> str:
+    """Bring the schema up to date with the migrations shipped in this package and answer the
+    revision it is at (refused, with :class:`DatabaseNotWritable`, where SQLite's
+    shared-memory file cannot be written).
+
+    Several processes may call this at once on one empty database (a fresh start of every
+    ``ttr-nordic serve`` behind a proxy): on PostgreSQL each takes the advisory lock
+    :data:`MIGRATION_LOCK_KEY` for the migration's transaction, on SQLite a file lock beside the
+    database, so one migrates and the others then find the schema at its head."""
+    fault = shared_memory_fault(sqlite_path(engine))
+    if fault is not None:
+        raise DatabaseNotWritable(f"the game database {engine.url!r} cannot be opened safely: {fault}")
+    from alembic import command
+
+    config = _alembic_config()
+    with _sqlite_migration_lock(sqlite_path(engine)), engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Released by the transaction's commit or rollback (or the session's end).
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
         config.attributes["connection"] = connection
+        current = connection.execute(_VERSION).scalar() if inspect(connection).has_table("alembic_version") else None
+        if current is not None and current not in known_revisions():
+            # Alembic would fail with "Can't locate revision" and a traceback.
+            gap = revision_gap(current, head_revision())
+            raise DatabaseTooNew(f"the game database {engine.url!r} cannot be used: {gap}")
         command.upgrade(config, "head")
+        revision = connection.execute(_VERSION).scalar()
+    assert isinstance(revision, str)
+    return revision
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database's schema was made by a newer version of this program (an unknown migration)."""
 
 
 class DatabaseNotWritable(RuntimeError):

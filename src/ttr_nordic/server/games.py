@@ -83,6 +83,7 @@ class GameService:
         self._closing = False
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
+        self.moves = {"human": 0, "ai": 0}  # actions stored by this process, by who made them (metrics)
         # Called (each in a task) when a game ends on this process: e.g. its rating (see account_routes).
         self._end_hooks: list[Callable[[LiveGame], Coroutine[Any, Any, None]]] = []
         self._end_tasks: set[asyncio.Task[None]] = set()
@@ -365,6 +366,7 @@ class GameService:
                 raise StorageError(f"the action could not be stored: {reason}") from exc
             game.state = after
             game.last_used = time.monotonic()
+            self.moves[by] = self.moves.get(by, 0) + 1
             game.broadcast()
         if after.is_over:
             self._game_ended(game)
