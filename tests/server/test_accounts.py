@@ -57,6 +57,7 @@ def test_sign_up_keeps_only_hashes_and_sets_a_safe_cookie(client: TestClient) ->
     assert chunked.status_code == 411 and chunked.json()["error"]["code"] == "LENGTH_REQUIRED"
     big = client.post("/api/account/sign-in", content=b'{"name": "Astrid", "password": "' + b"x" * 40_000 + b'"}')
     assert big.status_code == 413 and big.json()["error"]["code"] == "TOO_LARGE"
+    assert "default-src 'self'" in big.headers["content-security-policy"]  # the app's headers too
 
 
 def test_the_cookie_is_secure_over_https(database_url: str) -> None:

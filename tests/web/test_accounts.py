@@ -46,8 +46,15 @@ def contexts(browser: Any, base_url: str) -> Iterator[Any]:
         context.close()
 
 
+def opened(page: Any, first_field: str) -> None:
+    """Wait until a dialog just opened has moved the focus to its first field (so that typing
+    meant for another field is not sent there meanwhile)."""
+    expect(page.locator(first_field)).to_be_focused()
+
+
 def sign_up_in_page(page: Any, name: str, password: str = PASSWORD, passkey_later: bool = True) -> None:
     page.click("#sign-up-open")
+    opened(page, "#account-name")
     page.fill("#account-name", name)
     page.fill("#account-password", password)
     page.click("#account-submit")
@@ -60,6 +67,7 @@ def sign_up_in_page(page: Any, name: str, password: str = PASSWORD, passkey_late
 
 def sign_in_in_page(page: Any, name: str, password: str = PASSWORD) -> None:
     page.click("#sign-in-open")
+    opened(page, "#account-name")
     page.fill("#account-name", name)
     page.fill("#account-password", password)
     page.click("#account-submit")
@@ -72,7 +80,7 @@ def test_sign_up_sign_out_and_sign_in_with_a_password(contexts: Any, requests_se
     page.goto("/")
     name = unique("Astrid")
     page.click("#sign-up-open")
-    expect(page.locator("#account-dialog")).to_be_visible()
+    opened(page, "#account-name")
     found = serious_violations(page, "sign-up dialog")
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
@@ -134,7 +142,7 @@ def test_a_password_change_signs_out_the_other_device_and_delete_removes_the_acc
     expect(laptop.locator("#account-button")).to_be_visible()
     phone.click("#account-button")
     phone.click("#menu-settings")
-    expect(phone.locator("#settings-dialog")).to_be_visible()
+    opened(phone, "#current-password")
     shot(phone, "account-settings-1440x900")
     phone.fill("#current-password", PASSWORD)
     phone.fill("#new-password", "a brand new password")
@@ -146,6 +154,7 @@ def test_a_password_change_signs_out_the_other_device_and_delete_removes_the_acc
     expect(phone.locator("#account-button")).to_be_visible()
     phone.click("#account-button")
     phone.click("#menu-settings")
+    opened(phone, "#current-password")
     phone.fill("#delete-password", "a brand new password")
     expect(phone.locator("#delete-password")).to_have_value("a brand new password")
     phone.click("#delete-account")

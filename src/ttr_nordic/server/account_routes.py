@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
+from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection
 
 from ..web import STATIC
@@ -439,7 +440,8 @@ async def _account_may_read(request: Request, game_id: str) -> bool:
 def install(app: FastAPI) -> None:
     """Add the account routes, their error answers and the middleware to ``app``."""
     app.include_router(router)
-    app.add_middleware(AccountMiddleware)
+    # Innermost of the app's middleware: its own answers (411, 413) get the security headers too.
+    app.user_middleware.append(Middleware(AccountMiddleware))
 
     @app.exception_handler(AccountError)
     async def _account_error(_: Request, exc: AccountError) -> JSONResponse:
