@@ -84,7 +84,7 @@ def test_gymnasium_check_env_and_a_masked_episode() -> None:
 
 
 def test_gymnasium_info_holds_the_step_view_and_the_full_view_comes_on_request() -> None:
-    env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=2)
+    env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=2, info_view=True)
     with pytest.raises(RuntimeError, match="reset"):
         env.unwrapped.view()
     obs, info = env.reset(seed=7)
@@ -190,7 +190,7 @@ def test_every_wrapper_observes_what_a_fresh_encoding_gives() -> None:
         steps += 1
     assert steps > 100
 
-    gym_env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=1)
+    gym_env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=1, info_view=True)
     obs, info = gym_env.reset(seed=2)
     done = False
     while not done:
