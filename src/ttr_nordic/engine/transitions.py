@@ -43,6 +43,16 @@ from .core import (
     TunnelAttempt,
 )
 
+DrawHook = Callable[[str, list[int]], int]
+"""``hook(pile, items) -> index``: the item of a pile that the next draw takes, for callers that
+choose the draws themselves (an explicit chance model, such as OpenSpiel's). ``pile`` is
+``"card"`` (``items``: the draw pile's card kinds, after any reshuffle of the discard pile) or
+``"ticket"`` (``items``: the ticket pile's ticket ids). Without a hook a draw takes the last item
+(the top of the shuffled pile)."""
+
+CARD_PILE = "card"
+TICKET_PILE = "ticket"
+
 # The complete game class (GameState), registered by the state module: views and records,
 # which sit below it in the module order, build new games through it.
 _GAME_CLASS: list[type[GameCore]] = []
@@ -110,6 +120,7 @@ class GameCore:
     log: list[LogEntry]
     described_log: dict[tuple[int, bool], list[PublicLogEntry]]
     determinized: bool
+    draw_hook: DrawHook | None
     _routes: tuple[RouteInfo, ...]
     _simple_ids: SimpleIds
     _candidates: Candidates
@@ -127,9 +138,18 @@ class GameCore:
         return cls.from_config(GameConfig(players, seed, first_player))
 
     @classmethod
-    def from_config(cls, config: GameConfig) -> Self:
-        """Set up a new game from a :class:`GameConfig`."""
+    def from_config(cls, config: GameConfig, draw_hook: DrawHook | None = None) -> Self:
+        """Set up a new game from a :class:`GameConfig`; ``draw_hook`` (see :data:`DrawHook`)
+        chooses the dealt cards and tickets, and stays on the state for later draws.
+
+        >>> from ttr_nordic.engine import GameState
+        >>> from ttr_nordic.engine.core import GameConfig
+        >>> hook = lambda pile, items: items.index(8) if pile == "card" and 8 in items else len(items) - 1
+        >>> GameState.from_config(GameConfig(2, 5), draw_hook=hook).hands[0][8]  # locomotives dealt first
+        4
+        """
         state = cls._blank(load_board(), config)
+        state.draw_hook = draw_hook
         rng = state.rng
         n = config.players
         first = rng.randrange(n) if config.first_player is None else config.first_player
@@ -138,13 +158,13 @@ class GameCore:
         state.deck = deck
         for p in range(n):
             for _ in range(INITIAL_HAND):
-                state.hands[p][deck.pop()] += 1
-        state.display = [deck.pop() for _ in range(NUM_SLOTS)]
+                state.hands[p][state._draw_card()] += 1
+        state.display = [state._draw_card() for _ in range(NUM_SLOTS)]
         ticket_deck = list(range(len(state.board.tickets)))
         rng.shuffle(ticket_deck)
         state.ticket_deck = ticket_deck
         for p in range(n):
-            state.offers[p] = sorted(ticket_deck.pop() for _ in range(INITIAL_TICKETS_DEALT))
+            state.offers[p] = sorted(state._draw_ticket() for _ in range(INITIAL_TICKETS_DEALT))
         state.first_player = first
         state.current = first
         state.phase = Phase.INITIAL_TICKETS
@@ -182,6 +202,7 @@ class GameCore:
         state.log = []
         state.described_log = {}
         state.determinized = False
+        state.draw_hook = None
         state._routes, state._simple_ids, state._candidates = route_tables(board)
         return state
 
@@ -229,6 +250,7 @@ class GameCore:
         other.log = self.log[:]
         other.described_log = {key: lines[:] for key, lines in self.described_log.items()}
         other.determinized = self.determinized
+        other.draw_hook = self.draw_hook
         other._routes = self._routes
         other._simple_ids = self._simple_ids
         other._candidates = self._candidates
@@ -299,6 +321,19 @@ class GameCore:
             deck.extend(card for card in range(NUM_KINDS) for _ in range(discard[card]))
             self.discard = [0] * NUM_KINDS
             self.rng.shuffle(deck)
+        hook = self.draw_hook
+        if hook is not None:
+            index = hook(CARD_PILE, deck)
+            deck[index], deck[-1] = deck[-1], deck[index]
+        return deck.pop()
+
+    def _draw_ticket(self) -> int:
+        """The top ticket of the ticket pile (the caller checks that it is not empty)."""
+        deck = self.ticket_deck
+        hook = self.draw_hook
+        if hook is not None:
+            index = hook(TICKET_PILE, deck)
+            deck[index], deck[-1] = deck[-1], deck[index]
         return deck.pop()
 
     def _after_first_card(self) -> None:
@@ -328,9 +363,8 @@ class GameCore:
 
     def _draw_tickets(self, action: DrawTickets) -> None:
         p = self.current
-        deck = self.ticket_deck
-        count = min(TICKETS_DRAWN, len(deck))
-        self.offers[p] = sorted(deck.pop() for _ in range(count))
+        count = min(TICKETS_DRAWN, len(self.ticket_deck))
+        self.offers[p] = sorted(self._draw_ticket() for _ in range(count))
         self.phase = Phase.KEEP_TICKETS
         self.log.append(LogEntry(p, action))
 
