@@ -61,3 +61,13 @@ def test_a_hook_sees_the_reshuffled_discard_pile() -> None:
         state.apply(rng.choice(state.legal_action_list()))
     # The draw pile was empty: the hook's first pile is the discard pile (and what the action paid).
     assert piles[0] >= discard > 0 and state.card_total() == FULL_DECK_COUNTS
+
+
+def test_a_clone_may_take_another_generator() -> None:
+    state = GameState.new(players=2, seed=4)
+    scratch = random.Random(1)
+    copy = state.clone(rng=scratch)
+    assert copy.rng is scratch and state.rng is not scratch
+    assert copy.hands == state.hands and copy.deck == state.deck
+    plain = state.clone()
+    assert plain.rng is not state.rng and plain.rng.getstate() == state.rng.getstate()

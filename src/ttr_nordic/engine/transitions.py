@@ -208,8 +208,10 @@ class GameCore:
 
     first_player: int
 
-    def clone(self) -> Self:
-        """An independent copy, random generator included.
+    def clone(self, rng: random.Random | None = None) -> Self:
+        """An independent copy, random generator included; with ``rng`` the copy shuffles with
+        that generator instead of a copy of this one's (copying a generator's state is most of a
+        clone's cost: for callers whose draws do not depend on it, such as a draw hook's).
 
         >>> from ttr_nordic.engine import GameState
         >>> game = GameState.new(seed=3)
@@ -223,8 +225,9 @@ class GameCore:
         other.board = self.board
         other.config = self.config
         other.num_players = self.num_players
-        rng = random.Random(0)  # a fixed seed: seeding from the OS would cost more than the copy
-        rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random(0)  # a fixed seed: seeding from the OS would cost more than the copy
+            rng.setstate(self.rng.getstate())
         other.rng = rng
         other.deck = self.deck[:]
         other.discard = self.discard[:]

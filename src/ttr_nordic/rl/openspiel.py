@@ -125,6 +125,8 @@ class _Stop(Exception):
     """Raised by a draw hook at the first draw whose item is not chosen yet."""
 
 
+_SCRATCH = random.Random(0)
+
 # The states' own tensor methods share one encoder (it follows any view with any other).
 _ENCODER = ObservationEncoder()
 
@@ -216,7 +218,9 @@ class _Position:
         if engine is None:
             return GameState.from_config(GameConfig(self.players, 0, self.first), draw_hook=hook)
         assert self.pending is not None
-        engine = engine.clone()
+        # The copy shares a scratch generator: with the hook choosing every draw, no outcome
+        # depends on it (the engine shuffles only to reshuffle the discard pile).
+        engine = engine.clone(rng=_SCRATCH)
         engine.draw_hook = hook
         engine.apply_unchecked(self.pending)
         return engine
