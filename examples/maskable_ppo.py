@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -61,11 +62,15 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--png", default=None, help="write the learning curve here")
+    parser.add_argument("--plot-table", default=None, help="only draw --png from a table this script printed")
     args = parser.parse_args()
+    if args.plot_table:
+        plot(read_table(args.plot_table), args.eval_games, args.png or "maskable_ppo.png")
+        return
     torch.set_num_threads(1)
     env = Monitor(make_env(args.seed, seat=None))
     model = MaskablePPO("MlpPolicy", env, n_steps=2048, batch_size=256, learning_rate=3e-4, seed=args.seed, verbose=0)
-    rows: list[tuple[int, float, float, float, float]] = []
+    rows: list[Row] = []
     started = time.perf_counter()
     win, margin = evaluate(model, args.eval_games)
     rows.append((0, 0.0, float("nan"), win, margin))
@@ -83,23 +88,42 @@ def main() -> None:
         rows.append((k * chunk, minutes, train, win, margin))
         print(f"{k * chunk:9d}  {minutes:7.1f}  {train:12.1f}  {win:13.3f}  {margin:11.1f}", flush=True)
     if args.png:
-        import matplotlib
+        plot(rows, args.eval_games, args.png)
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
 
-        fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
-        steps = [r[0] for r in rows]
-        left.plot(steps, [r[3] for r in rows], marker="o")
-        left.set(xlabel="timesteps", ylabel="win rate", title=f"vs Route Focus ({args.eval_games} games each)")
-        left.set_ylim(0, 1)
-        right.plot(steps, [r[4] for r in rows], marker="o", label="evaluation")
-        right.plot(steps[1:], [r[2] for r in rows[1:]], marker=".", label="training episodes")
-        right.set(xlabel="timesteps", ylabel="mean margin (points)", title="margin")
-        right.legend()
-        fig.tight_layout()
-        fig.savefig(args.png, dpi=110)
-        print(f"wrote {args.png}")
+Row = tuple[int, float, float, float, float]
+
+
+def plot(rows: list[Row], eval_games: int, png: str) -> None:
+    """Draw the learning curve of ``rows`` (timesteps, minutes, train margin, win rate, margin)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    steps = [r[0] for r in rows]
+    left.plot(steps, [r[3] for r in rows], marker="o")
+    left.set(xlabel="timesteps", ylabel="win rate", title=f"MaskablePPO vs Route Focus ({eval_games} games each)")
+    left.set_ylim(0, 1)
+    right.plot(steps, [r[4] for r in rows], marker="o", label="evaluation")
+    right.plot(steps[1:], [r[2] for r in rows[1:]], marker=".", label="training episodes")
+    right.set(xlabel="timesteps", ylabel="mean margin (points)", title="final margin")
+    right.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    print(f"wrote {png}")
+
+
+def read_table(path: str) -> list[Row]:
+    """The rows of a table this script printed (to draw a run's curve again, or a stopped run's)."""
+    rows: list[Row] = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        cells = line.split()
+        if len(cells) == 5 and cells[0].isdigit():
+            train = float("nan") if cells[2] == "-" else float(cells[2])
+            rows.append((int(cells[0]), float(cells[1]), train, float(cells[3]), float(cells[4])))
+    return rows
 
 
 if __name__ == "__main__":
