@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
-from ttr_nordic.engine import GameState
+from ttr_nordic.engine import GameState, load_board
 from ttr_nordic.engine.actions import DrawBlind, DrawTickets
 from ttr_nordic.engine.cards import FULL_DECK_COUNTS
 from ttr_nordic.engine.core import GameConfig
@@ -71,3 +72,29 @@ def test_a_clone_may_take_another_generator() -> None:
     assert copy.hands == state.hands and copy.deck == state.deck
     plain = state.clone()
     assert plain.rng is not state.rng and plain.rng.getstate() == state.rng.getstate()
+
+
+def test_pickles_leave_out_the_shared_tables_and_the_hook() -> None:
+    """A pickle holds the game, not the board's per-hand claim cache (which grows all process
+    long) nor a draw hook; the copy plays on alike."""
+    rng = random.Random(5)
+    state = GameState.new(players=3, seed=5)
+    for _ in range(80):
+        state.apply(rng.choice(state.legal_action_list()))
+    state.draw_hook = lambda pile, items: len(items) - 1
+    size = len(pickle.dumps(state))
+    for seed in range(30):  # fill the shared claim cache with other games' hands
+        other = GameState.new(players=2, seed=seed)
+        for _ in range(60):
+            other.apply(random.Random(seed).choice(other.legal_action_list()))
+    assert len(pickle.dumps(state)) == size < 40_000
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.draw_hook is None and copy.board is load_board() and copy.view(1) == state.view(1)
+    state.draw_hook = None
+    for _ in range(40):
+        if state.is_over:
+            break
+        action = rng.choice(state.legal_action_list())
+        state.apply(action)
+        copy.apply(action)
+    assert copy.view(0) == state.view(0) and copy.rng.getstate() == state.rng.getstate()

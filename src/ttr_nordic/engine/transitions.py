@@ -259,6 +259,33 @@ class GameCore:
         other._candidates = self._candidates
         return other
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what games share or rebuild: the loaded board (when it is that one),
+        its tables (the per-hand claim cache grows all process long), the log descriptions (a
+        cache) and any draw hook (a caller's tool, often a closure).
+
+        >>> import pickle
+        >>> from ttr_nordic.engine import GameState, load_board
+        >>> game = GameState.new(seed=2)
+        >>> copy = pickle.loads(pickle.dumps(game))
+        >>> copy.board is load_board(), copy.view(0) == game.view(0)
+        (True, True)
+        """
+        fields = self.__dict__.copy()
+        for name in ("_routes", "_simple_ids", "_candidates", "described_log"):
+            fields.pop(name, None)
+        fields["draw_hook"] = None
+        if self.board is load_board():
+            fields["board"] = None
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        if self.board is None:
+            self.board = load_board()
+        self.described_log = {}
+        self._routes, self._simple_ids, self._candidates = route_tables(self.board)
+
     # ------------------------------------------------------------ inspection
 
     @property

@@ -243,13 +243,10 @@ class _Position:
         return other
 
     def __getstate__(self) -> dict[str, Any]:
-        engine = None if self.engine is None else self.engine.clone()
-        if engine is not None:
-            engine.described_log = {}  # a cache of log descriptions
         return {
             "players": self.players,
             "reward": self.reward,
-            "engine": engine,
+            "engine": self.engine,
             "first": self.first,
             "pending": self.pending,
             "chosen": self.chosen,
