@@ -7,7 +7,9 @@ Importing it registers ``gymnasium.make("TTRNordic-v0")``. See ``docs/rl.md``.
 - :func:`parallel_env` — the PettingZoo parallel environment (:mod:`ttr_nordic.rl.parallel`);
 - ``TTRNordic-v0`` — one seat against opponents: registry names, agents or policies
   (:class:`~ttr_nordic.rl.gym_env.TTRNordicGym`);
-- :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")``;
+- :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")`` (chance nodes for
+  the deal and every draw; observers in :mod:`ttr_nordic.rl.openspiel_observer`);
+- :mod:`ttr_nordic.rl.layout` — the action and observation layouts as the tables of ``docs/rl.md``;
 - :mod:`ttr_nordic.rl.actions` — the fixed action enumeration; :mod:`ttr_nordic.rl.observation`
   — the observation vector (:func:`encode_view`, and :class:`ObservationEncoder`, which keeps it
   up to date view by view).
