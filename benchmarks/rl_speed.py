@@ -10,7 +10,8 @@ that the policy costs about the same in every runner:
 - ``gymnasium``: ``env.step(id)`` for one seat against a ``random`` agent; opponent decisions
   count as steps too (they are engine actions the wrapper runs);
 - ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(id)`` + the current player's
-  observation tensor.
+  observation tensor; the chance nodes between decisions (deal, draws) are sampled and applied
+  as part of the step.
 
 Each runner first plays a short warm-up game set (untimed); then the runs alternate between the
 runners (the order reversed every other round) and run ``i`` of every runner plays seed ``i``.
@@ -35,10 +36,9 @@ import gymnasium
 import numpy as np
 import pyspiel
 
-import ttr_nordic.rl  # registers TTRNordic-v0
-import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
 from ttr_nordic.engine import GameState
 from ttr_nordic.rl import aec_env
+from ttr_nordic.rl.openspiel import play_chance  # importing it registers ttr_nordic
 
 
 def engine_steps(steps: int, seed: int) -> float:
@@ -107,9 +107,12 @@ def openspiel_steps(steps: int, seed: int) -> float:
     done = 0
     started = time.perf_counter()
     while done < steps:
-        if state.is_terminal() or state.is_chance_node():
+        if state.is_terminal():
             state = game.new_initial_state()
-            state.apply_action(rng.randrange(4096))
+        # Chance nodes (the deal, every draw) are sampled with their probabilities; not counted.
+        play_chance(state, rng)
+        if state.is_terminal():
+            continue
         state.observation_tensor(state.current_player())
         state.apply_action(rng.choice(state.legal_actions()))
         done += 1

@@ -11,6 +11,7 @@ Prints the bot's wins, losses and mean margin.
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from typing import Any
 
@@ -21,7 +22,7 @@ from open_spiel.python.bots import uniform_random
 
 from ttr_nordic.ai.registry import make_agent
 from ttr_nordic.rl.actions import action_space
-from ttr_nordic.rl.openspiel import TTRNordicState, resample
+from ttr_nordic.rl.openspiel import TTRNordicState, play_chance, resample
 
 
 def make_bot(name: str, game: Any, seat: int, seed: int, simulations: int) -> Any:
@@ -38,12 +39,16 @@ def make_bot(name: str, game: Any, seat: int, seed: int, simulations: int) -> An
 
 
 def play(game: Any, bot: Any, agent_name: str, bot_seat: int, deal: int, seed: int) -> float:
-    """One game; returns the bot's margin (its score minus the other's)."""
+    """One game; returns the bot's margin (its score minus the other's). ``deal`` seeds the
+    chance nodes (the deal and every draw)."""
     space = action_space()
     agent = make_agent(agent_name, seed=seed)
+    chance = random.Random(deal)
     state: TTRNordicState = game.new_initial_state()
-    state.apply_action(deal)
     while not state.is_terminal():
+        if state.is_chance_node():
+            play_chance(state, chance)
+            continue
         player = state.current_player()
         if player == bot_seat:
             action = bot.step(state)
@@ -74,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     for g in range(args.games):
         bot = make_bot(args.bot, game, g % 2, args.seed + g, args.simulations)
-        margin = play(game, bot, args.agent, bot_seat=g % 2, deal=(args.seed * 7919 + g) % 4096, seed=args.seed + g)
+        margin = play(game, bot, args.agent, bot_seat=g % 2, deal=args.seed * 7919 + g, seed=args.seed + g)
         margins.append(margin)
         print(f"game {g}: {args.bot} in seat {g % 2}, margin {margin:+.0f}", flush=True)
     wins = sum(m > 0 for m in margins)

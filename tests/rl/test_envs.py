@@ -13,10 +13,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-import ttr_nordic.rl.openspiel  # noqa: F401  (registers ttr_nordic)
 from ttr_nordic.engine import Action, PlayerView
 from ttr_nordic.engine.view import StepView
 from ttr_nordic.rl import aec_env, encode_view, parallel_env  # the package registers TTRNordic-v0
+from ttr_nordic.rl.openspiel import play_chance  # importing it registers ttr_nordic
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -84,7 +84,7 @@ def test_gymnasium_check_env_and_a_masked_episode() -> None:
 
 
 def test_gymnasium_info_holds_the_step_view_and_the_full_view_comes_on_request() -> None:
-    env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=2)
+    env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=2, info_view=True)
     with pytest.raises(RuntimeError, match="reset"):
         env.unwrapped.view()
     obs, info = env.reset(seed=7)
@@ -190,7 +190,7 @@ def test_every_wrapper_observes_what_a_fresh_encoding_gives() -> None:
         steps += 1
     assert steps > 100
 
-    gym_env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=1)
+    gym_env = gymnasium.make("TTRNordic-v0", opponents=["random", "random"], seat=1, info_view=True)
     obs, info = gym_env.reset(seed=2)
     done = False
     while not done:
@@ -201,8 +201,10 @@ def test_every_wrapper_observes_what_a_fresh_encoding_gives() -> None:
 
     game = pyspiel.load_game("ttr_nordic", {"players": 2})
     spiel_state = game.new_initial_state()
-    spiel_state.apply_action(5)
     while not spiel_state.is_terminal():
+        if spiel_state.is_chance_node():
+            play_chance(spiel_state, rng)
+            continue
         player = spiel_state.current_player()
         expected = encode_view(spiel_state.engine.view(player, log=False))
         assert np.array_equal(np.asarray(spiel_state.observation_tensor(player), dtype=np.float32), expected)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,3 +41,14 @@ def test_rl_speed_benchmark_prints_env_steps_last() -> None:
     lines = out.strip().splitlines()
     assert lines[-1].startswith("env_steps_per_second ") and float(lines[-1].split()[1]) > 0
     assert any(line.startswith("ratio_pettingzoo ") for line in lines)
+
+
+def test_torch_examples_run_where_the_train_sb3_extra_is_installed() -> None:
+    """The MaskablePPO and NFSP examples need the ``train-sb3`` extra (torch), which the test
+    environment leaves out; where it is installed they run a tiny budget here."""
+    pytest.importorskip("sb3_contrib")
+    pytest.importorskip("tree")
+    out = run("examples/maskable_ppo.py", "--timesteps", "512", "--checkpoints", "1", "--eval-games", "2")
+    assert out.splitlines()[0].split() == ["timesteps", "minutes", "train_margin", "eval_win_rate", "eval_margin"]
+    out = run("examples/openspiel_nfsp.py", "--episodes", "2", "--eval-games", "2")
+    assert "after training: average policy won" in out

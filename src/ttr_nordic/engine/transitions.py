@@ -39,6 +39,16 @@ from .core import (
 )
 from .variant import FLUSH_LOCOMOTIVES, Variant
 
+DrawHook = Callable[[str, list[int]], int]
+"""``hook(pile, items) -> index``: the item of a pile that the next draw takes, for callers that
+choose the draws themselves (an explicit chance model, such as OpenSpiel's). ``pile`` is
+``"card"`` (``items``: the draw pile's card kinds, after any reshuffle of the discard pile) or
+``"ticket"`` (``items``: the ticket pile's ticket ids). Without a hook a draw takes the last item
+(the top of the shuffled pile)."""
+
+CARD_PILE = "card"
+TICKET_PILE = "ticket"
+
 # The complete game class (GameState), registered by the state module: views and records,
 # which sit below it in the module order, build new games through it.
 _GAME_CLASS: list[type[GameCore]] = []
@@ -107,6 +117,7 @@ class GameCore:
     log: list[LogEntry]
     described_log: dict[tuple[int, bool], list[PublicLogEntry]]
     determinized: bool
+    draw_hook: DrawHook | None
     _routes: tuple[RouteInfo, ...]
     _simple_ids: SimpleIds
     _candidates: Candidates
@@ -132,10 +143,19 @@ class GameCore:
         return cls.from_config(GameConfig(players, seed, first_player, variant))
 
     @classmethod
-    def from_config(cls, config: GameConfig) -> Self:
-        """Set up a new game from a :class:`GameConfig`."""
+    def from_config(cls, config: GameConfig, draw_hook: DrawHook | None = None) -> Self:
+        """Set up a new game from a :class:`GameConfig`; ``draw_hook`` (see :data:`DrawHook`)
+        chooses the dealt cards and tickets, and stays on the state for later draws.
+
+        >>> from ttr_nordic.engine import GameState
+        >>> from ttr_nordic.engine.core import GameConfig
+        >>> hook = lambda pile, items: items.index(8) if pile == "card" and 8 in items else len(items) - 1
+        >>> GameState.from_config(GameConfig(2, 5), draw_hook=hook).hands[0][8]  # locomotives dealt first
+        4
+        """
         variant = config.variant
         state = cls._blank(variant.board, config)
+        state.draw_hook = draw_hook
         rng = state.rng
         n = config.players
         first = rng.randrange(n) if config.first_player is None else config.first_player
@@ -144,15 +164,15 @@ class GameCore:
         state.deck = deck
         for p in range(n):
             for _ in range(variant.initial_hand):
-                state.hands[p][deck.pop()] += 1
-        state.display = [deck.pop() for _ in range(variant.face_up_cards)]
+                state.hands[p][state._draw_card()] += 1
+        state.display = [state._draw_card() for _ in range(variant.face_up_cards)]
         if variant.locomotive_flush:
             state._flush_display()
         ticket_deck = list(range(len(state.board.tickets)))
         rng.shuffle(ticket_deck)
         state.ticket_deck = ticket_deck
         for p in range(n):
-            state.offers[p] = sorted(ticket_deck.pop() for _ in range(variant.initial_tickets_dealt))
+            state.offers[p] = sorted(state._draw_ticket() for _ in range(variant.initial_tickets_dealt))
         state.first_player = first
         state.current = first
         state.phase = Phase.INITIAL_TICKETS
@@ -192,6 +212,7 @@ class GameCore:
         state.log = []
         state.described_log = {}
         state.determinized = False
+        state.draw_hook = None
         state._routes, state._simple_ids, state._candidates = route_tables(board)
         state._face_up_draws = FACE_UP_DRAWS[: variant.face_up_cards]
         state._final_round_trains = variant.final_round_trains
@@ -199,8 +220,10 @@ class GameCore:
 
     first_player: int
 
-    def clone(self) -> Self:
-        """An independent copy, random generator included.
+    def clone(self, rng: random.Random | None = None) -> Self:
+        """An independent copy, random generator included; with ``rng`` the copy shuffles with
+        that generator instead of a copy of this one's (copying a generator's state is most of a
+        clone's cost: for callers whose draws do not depend on it, such as a draw hook's).
 
         >>> from ttr_nordic.engine import GameState
         >>> game = GameState.new(seed=3)
@@ -215,8 +238,9 @@ class GameCore:
         other.config = self.config
         other.variant = self.variant
         other.num_players = self.num_players
-        rng = random.Random(0)  # a fixed seed: seeding from the OS would cost more than the copy
-        rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random(0)  # a fixed seed: seeding from the OS would cost more than the copy
+            rng.setstate(self.rng.getstate())
         other.rng = rng
         other.deck = self.deck[:]
         other.discard = self.discard[:]
@@ -242,12 +266,39 @@ class GameCore:
         other.log = self.log[:]
         other.described_log = {key: lines[:] for key, lines in self.described_log.items()}
         other.determinized = self.determinized
+        other.draw_hook = self.draw_hook
         other._routes = self._routes
         other._simple_ids = self._simple_ids
         other._candidates = self._candidates
         other._face_up_draws = self._face_up_draws
         other._final_round_trains = self._final_round_trains
         return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what games share or rebuild: the board (the variant carries it),
+        its tables (the per-hand claim cache grows all process long), the log descriptions (a
+        cache) and any draw hook (a caller's tool, often a closure).
+
+        >>> import pickle
+        >>> from ttr_nordic.engine import GameState, load_board
+        >>> game = GameState.new(seed=2)
+        >>> copy = pickle.loads(pickle.dumps(game))
+        >>> copy.board is load_board(), copy.view(0) == game.view(0)
+        (True, True)
+        """
+        fields = self.__dict__.copy()
+        for name in ("_routes", "_simple_ids", "_candidates", "described_log"):
+            fields.pop(name, None)
+        fields["draw_hook"] = None
+        fields["board"] = None  # the variant's board, interned when the variant is unpickled
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+        if self.board is None:
+            self.board = self.variant.board
+        self.described_log = {}
+        self._routes, self._simple_ids, self._candidates = route_tables(self.board)
 
     # ------------------------------------------------------------ inspection
 
@@ -314,6 +365,19 @@ class GameCore:
             deck.extend(card for card in range(NUM_KINDS) for _ in range(discard[card]))
             self.discard = [0] * NUM_KINDS
             self.rng.shuffle(deck)
+        hook = self.draw_hook
+        if hook is not None:
+            index = hook(CARD_PILE, deck)
+            deck[index], deck[-1] = deck[-1], deck[index]
+        return deck.pop()
+
+    def _draw_ticket(self) -> int:
+        """The top ticket of the ticket pile (the caller checks that it is not empty)."""
+        deck = self.ticket_deck
+        hook = self.draw_hook
+        if hook is not None:
+            index = hook(TICKET_PILE, deck)
+            deck[index], deck[-1] = deck[-1], deck[index]
         return deck.pop()
 
     def _after_first_card(self) -> None:
@@ -345,9 +409,8 @@ class GameCore:
 
     def _draw_tickets(self, action: DrawTickets) -> None:
         p = self.current
-        deck = self.ticket_deck
-        count = min(self.variant.tickets_drawn, len(deck))
-        self.offers[p] = sorted(deck.pop() for _ in range(count))
+        count = min(self.variant.tickets_drawn, len(self.ticket_deck))
+        self.offers[p] = sorted(self._draw_ticket() for _ in range(count))
         self.phase = Phase.KEEP_TICKETS
         self.log.append(LogEntry(p, action))
 

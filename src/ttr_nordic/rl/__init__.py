@@ -5,8 +5,11 @@ Importing it registers ``gymnasium.make("TTRNordic-v0")``. See ``docs/rl.md``.
 
 - :func:`aec_env` — the PettingZoo AEC environment (2 or 3 players);
 - :func:`parallel_env` — the PettingZoo parallel environment (:mod:`ttr_nordic.rl.parallel`);
-- ``TTRNordic-v0`` — one seat against registered agents (:class:`~ttr_nordic.rl.gym_env.TTRNordicGym`);
-- :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")``;
+- ``TTRNordic-v0`` — one seat against opponents: registry names, agents or policies
+  (:class:`~ttr_nordic.rl.gym_env.TTRNordicGym`);
+- :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")`` (chance nodes for
+  the deal and every draw; observers in :mod:`ttr_nordic.rl.openspiel_observer`);
+- :mod:`ttr_nordic.rl.layout` — the action and observation layouts as the tables of ``docs/rl.md``;
 - :mod:`ttr_nordic.rl.actions` — the fixed action enumeration; :mod:`ttr_nordic.rl.observation`
   — the observation vector (:func:`encode_view`, and :class:`ObservationEncoder`, which keeps it
   up to date view by view).
@@ -14,9 +17,18 @@ Importing it registers ``gymnasium.make("TTRNordic-v0")``. See ``docs/rl.md``.
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+    import numpy  # noqa: F401  (checked here for the hint below)
+    import pettingzoo  # noqa: F401  (likewise)
+except ModuleNotFoundError as missing:  # pragma: no cover - exercised in a subprocess by the tests
+    raise ModuleNotFoundError(
+        f"ttr_nordic.rl needs the 'rl' extra ({missing.name} is missing): pip install 'ttr-nordic[rl]'",
+        name=missing.name,
+    ) from None
 
 from .actions import ActionSpace, action_space
+from .gym_env import IdPolicy, TTRNordicGym
 from .observation import ObservationEncoder, encode_view
 from .parallel import TTRNordicParallel, parallel_env
 from .pettingzoo_env import TTRNordicAEC, aec_env
@@ -26,8 +38,10 @@ if "TTRNordic-v0" not in gymnasium.registry:
 
 __all__ = [
     "ActionSpace",
+    "IdPolicy",
     "ObservationEncoder",
     "TTRNordicAEC",
+    "TTRNordicGym",
     "TTRNordicParallel",
     "action_space",
     "aec_env",

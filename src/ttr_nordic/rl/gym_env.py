@@ -1,20 +1,36 @@
-"""Gymnasium environment: one seat for the learner, the others played by registered agents.
+"""Gymnasium environment: one seat for the learner, the others played by opponents.
 
 ``gymnasium.make("TTRNordic-v0", opponents=["route_focus"], seat=0, reward="margin")``. The
-number of players is ``1 + len(opponents)``. Observations and actions are those of the
-PettingZoo environment (``{"observation", "action_mask"}`` and ids of
-:mod:`ttr_nordic.rl.actions`). ``info["view"]`` is the learner's ``StepView``
-(:mod:`ttr_nordic.engine.view`): the fields of its ``PlayerView`` that the observation is built
-from (hand, tickets, ``ticket_status()``, the public board and counts), cheaper to build every
-step; ``env.unwrapped.view()`` gives the full ``PlayerView`` (log included) when asked. The
-opponents choose from their own views. ``seat=None`` picks the learner's seat at random
-each episode. The episode ends with the game; the reward (margin or win, as in the AEC
-environment) comes at the end. Opponents are served as :func:`ttr_nordic.ai.base.play_game`
-serves agents: views without the log to agents that set ``reads_log = False``, the engine's lazy
-legal sequence to agents that set ``accepts_legal_sequence = True``.
-An id outside the action space raises ``ValueError``. A legal-looking id that the mask forbids
-ends the episode with reward -1 and ``info["illegal_action"]`` (the game is left as it was;
-PettingZoo's classic games do the same), or raises with ``on_illegal="raise"``.
+number of players is ``1 + len(opponents)``. Actions are the ids of :mod:`ttr_nordic.rl.actions`.
+
+- Observations: by default the PettingZoo form ``{"observation", "action_mask"}``; with
+  ``flat=True`` the observation vector alone (a ``Box``), the mask then coming from
+  :meth:`TTRNordicGym.action_masks` (what sb3-contrib's ``MaskablePPO`` calls). ``action_masks()``
+  answers in both forms.
+- ``info`` is small by default: ``{"seat": s}`` (Stable-Baselines3 deep-copies it every step).
+  ``info_view=True`` adds ``info["view"]``, the learner's ``StepView``
+  (:mod:`ttr_nordic.engine.view`); ``env.unwrapped.view()`` gives the full ``PlayerView`` (log
+  included) at any time.
+- Opponents: each is a registry name (:func:`ttr_nordic.ai.registry.make_agent`, seeded from the
+  environment's seed), an agent object (anything with ``choose(view, legal)``), or a plain
+  callable ``policy(view, legal) -> action``: ``view`` is that opponent's ``PlayerView``, ``legal``
+  the list of its legal engine actions, and it returns one of them. To put a learned
+  ``(obs, mask) -> action_id`` policy in a seat, wrap it with :class:`IdPolicy`.
+  Opponents are served as :func:`ttr_nordic.ai.base.play_game` serves agents: views without the
+  log to agents that set ``reads_log = False``, the engine's lazy legal sequence to agents that
+  set ``accepts_legal_sequence = True``.
+- ``seat=None`` picks the learner's seat at random each episode. The episode ends with the game;
+  the reward (margin or win, as in the AEC environment) comes at the end.
+- An id outside the action space raises ``ValueError``. A legal-looking id that the mask forbids
+  ends the episode with reward -1 and ``info["illegal_action"]`` (the game is left as it was;
+  PettingZoo's classic games do the same), or raises with ``on_illegal="raise"``.
+
+>>> import gymnasium, numpy as np, ttr_nordic.rl
+>>> env = gymnasium.make("TTRNordic-v0", opponents=["random"], flat=True)
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, sorted(info)
+((510,), ['seat'])
+>>> obs, reward, done, truncated, info = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
 """
 
 from __future__ import annotations
@@ -23,7 +39,7 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import is_
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -33,7 +49,7 @@ from numpy.typing import NDArray
 from ttr_nordic.ai.base import Agent, legal_listing
 from ttr_nordic.ai.registry import make_agent
 from ttr_nordic.engine import Action, GameState, Phase, PlayerView
-from ttr_nordic.engine.view import StepView, make_step_view
+from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
 from .observation import SIZE, ObservationEncoder
@@ -41,19 +57,58 @@ from .pettingzoo_env import REWARDS, end_rewards
 
 _GAME_OVER = Phase.GAME_OVER
 
+Policy = Callable[[PlayerView, Sequence[Action]], Action]
+"""A plain opponent policy: its own view and its legal engine actions in, one of them out."""
 
-class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
-    """One seat of a Nordic Countries game against registered agents."""
+
+class IdPolicy:
+    """An opponent seat played by ``policy(obs, mask) -> action_id`` (a learned policy).
+
+    ``obs`` is that seat's observation vector (float32, as the learner's), ``mask`` the int8 mask
+    of its legal ids; the policy returns a legal id. An illegal id raises ``ValueError``.
+
+    >>> import gymnasium, numpy as np, ttr_nordic.rl
+    >>> first_legal = IdPolicy(lambda obs, mask: int(np.flatnonzero(mask)[0]))
+    >>> env = gymnasium.make("TTRNordic-v0", opponents=[first_legal])
+    >>> obs, info = env.reset(seed=2)
+    """
+
+    name = "id_policy"
+
+    def __init__(self, policy: Callable[[NDArray[np.float32], NDArray[np.int8]], int]) -> None:
+        self.policy = policy
+        self.encoder = ObservationEncoder()
+
+
+class _CallableAgent:
+    """A plain callable policy served as an agent (views with the log, legal actions as a list)."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.name = getattr(policy, "__name__", "policy")
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return self.policy(view, legal)
+
+
+Opponent = str | Agent | IdPolicy | Policy
+"""A registry name, an agent, an :class:`IdPolicy`, or a plain :data:`Policy`."""
+
+
+class TTRNordicGym(gymnasium.Env[Any, Any]):
+    """One seat of a Nordic Countries game against opponents (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it so)
 
     def __init__(
         self,
-        opponents: Sequence[str] = ("route_focus",),
+        opponents: Sequence[Opponent] = ("route_focus",),
         seat: int | None = 0,
         reward: str = "margin",
         render_mode: str | None = None,
         on_illegal: str = "end",
+        flat: bool = False,
+        info_view: bool = False,
     ) -> None:
         if on_illegal not in ("end", "raise"):
             raise ValueError(f"on_illegal must be 'end' or 'raise', not {on_illegal!r}")
@@ -67,24 +122,29 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
             raise ValueError(f"seat must be between 0 and {players - 1}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        for name in opponents:
-            make_agent(name)  # fails early with the list of names
-        self.opponent_names = list(opponents)
+        for opponent in opponents:
+            if isinstance(opponent, str):
+                make_agent(opponent)  # fails early with the list of names
+            elif not (isinstance(opponent, IdPolicy) or hasattr(opponent, "choose") or callable(opponent)):
+                raise TypeError(f"an opponent is a registry name, an agent or a callable, not {opponent!r}")
+        self.opponent_specs = list(opponents)
+        self.flat = flat
+        self.info_view = info_view
         self.players = players
         self.fixed_seat = seat
         self.reward_kind = reward
         self.render_mode = render_mode
         self.space = action_space()
-        self.observation_space = spaces.Dict(  # type: ignore[assignment]
-            {
-                "observation": spaces.Box(0.0, 1.0e3, (SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
-            }
+        vector = spaces.Box(0.0, 1.0e3, (SIZE,), np.float32)
+        self.observation_space: spaces.Space[Any] = (
+            vector
+            if flat
+            else spaces.Dict({"observation": vector, "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8)})
         )
         self.action_space: spaces.Discrete = spaces.Discrete(self.space.size)
         self.state: GameState | None = None
         self.seat = 0
-        self._opponents: dict[int, Agent] = {}
+        self._opponents: dict[int, Agent | IdPolicy] = {}
         # Per opponent seat: whether its views carry the log, and how it gets the legal actions.
         self._opponent_logs: dict[int, bool] = {}
         self._opponent_listings: dict[int, Callable[[], Sequence[Action]]] = {}
@@ -94,15 +154,35 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         self._encoder = ObservationEncoder()
         self._seeds = random.Random()
 
-    def _obs(self) -> tuple[dict[str, NDArray[Any]], StepView]:
-        """The learner's observation and the step view it was built from."""
+    def _obs(self) -> tuple[Any, dict[str, Any]]:
+        """The learner's observation and the step's info."""
         state = self.state
         assert state is not None
         # The legal ids and their actions in the engine's order (empty once the game is over).
-        self._legal_ids, self._legal_actions = ids, _actions = self.space.legal_id_list(state)
-        mask = self.space.mask(ids)
+        self._legal_ids, self._legal_actions = self.space.legal_id_list(state)
         view = make_step_view(state, self.seat)
-        return {"observation": self._encoder.encode(view), "action_mask": mask}, view
+        info: dict[str, Any] = {"view": view, "seat": self.seat} if self.info_view else {"seat": self.seat}
+        vector = self._encoder.encode(view)
+        if self.flat:
+            return vector, info
+        return {"observation": vector, "action_mask": self.space.mask(self._legal_ids)}, info
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """The int8 mask of the learner's legal ids now (sb3-contrib's ``MaskablePPO`` convention)."""
+        if self.state is None:
+            return np.zeros(self.space.size, dtype=np.int8)
+        return self.space.mask(self._legal_ids)
+
+    def _play_id_policy(self, agent: IdPolicy, player: int) -> None:
+        state = self.state
+        assert state is not None
+        ids, actions = self.space.legal_id_list(state)
+        choice = int(agent.policy(agent.encoder.encode(make_step_view(state, player)), self.space.mask(ids)))
+        try:
+            chosen = actions[ids.index(choice)]
+        except ValueError:
+            raise ValueError(f"the policy of seat {player} chose {choice}, which is not legal now") from None
+        state.apply_unchecked(chosen)
 
     def _play_opponents(self) -> None:
         state = self.state
@@ -110,8 +190,12 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
         seat, opponents, logs, listings = self.seat, self._opponents, self._opponent_logs, self._opponent_listings
         while state.phase is not _GAME_OVER and state.current != seat:
             player = state.current
+            opponent = opponents[player]
+            if isinstance(opponent, IdPolicy):
+                self._play_id_policy(opponent, player)
+                continue
             legal = listings[player]()
-            action = opponents[player].choose(state.view(player, logs[player]), legal)
+            action = opponent.choose(state.view(player, logs[player]), legal)
             # A lazy sequence would work out every ferry claim to be searched: the engine checks those.
             if type(legal) is list and any(map(is_, legal, repeat(action))):
                 # One of the listed actions itself: the engine's checks would only repeat themselves.
@@ -120,33 +204,35 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
                 state.apply(action, player)
 
     def view(self) -> PlayerView:
-        """The learner's full view now (with the log): ``info["view"]`` holds only the step view."""
+        """The learner's full view now (with the log); ``info_view=True`` puts the step view in ``info``."""
         if self.state is None:
             raise RuntimeError("call reset() before view()")
         return self.state.view(self.seat)
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.getrandbits(63)
         self.seat = self.fixed_seat if self.fixed_seat is not None else self._seeds.randrange(self.players)
         others = [p for p in range(self.players) if p != self.seat]
-        self._opponents = {
-            p: make_agent(name, seed=self._seeds.getrandbits(32))
-            for p, name in zip(others, self.opponent_names, strict=True)
-        }
+        self._opponents = {p: self._opponent(spec) for p, spec in zip(others, self.opponent_specs, strict=True)}
         self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
         opponents = self._opponents.items()
         self._opponent_logs = {p: getattr(agent, "reads_log", True) is not False for p, agent in opponents}
         self._opponent_listings = {p: legal_listing(self.state, agent) for p, agent in opponents}
         self._play_opponents()
-        obs, view = self._obs()
-        return obs, {"view": view, "seat": self.seat}
+        return self._obs()
 
-    def step(self, action: int) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
+    def _opponent(self, spec: Opponent) -> Agent | IdPolicy:
+        """The agent of one seat: a fresh seeded one for a registry name, else the one given."""
+        if isinstance(spec, str):
+            return make_agent(spec, seed=self._seeds.getrandbits(32))
+        if isinstance(spec, IdPolicy) or hasattr(spec, "choose"):
+            return cast(Agent | IdPolicy, spec)
+        return _CallableAgent(spec)
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         state = self.state
         if state is None or state.is_over:
             raise RuntimeError("call reset() first: the episode is over")
@@ -165,16 +251,16 @@ class TTRNordicGym(gymnasium.Env[dict[str, NDArray[Any]], Any]):
             if self.on_illegal == "raise":
                 raise ValueError(reason) from None
             # As PettingZoo's classic games do: the episode ends with a penalty, the game is untouched.
-            obs, _view = self._obs()
+            obs, info = self._obs()
             self.state = None
-            return obs, -1.0, True, False, {"illegal_action": reason, "seat": self.seat}
+            return obs, -1.0, True, False, {**info, "illegal_action": reason}
         # From this decision's legal list, so the engine's checks would only repeat themselves.
         state.apply_unchecked(chosen)
         self._play_opponents()
-        obs, view = self._obs()
+        obs, info = self._obs()
         done = state.is_over
         reward = end_rewards(state, self.reward_kind)[self.seat] if done else 0.0
-        return obs, reward, done, False, {"view": view, "seat": self.seat}
+        return obs, reward, done, False, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:
