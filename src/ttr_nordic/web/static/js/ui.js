@@ -68,7 +68,8 @@ export async function api(path, options = {}) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const err = data.error || {};
-    throw new Error(err.message || `request failed (${response.status})`);
+    // The error's code lets a page put the server's message in plainer words.
+    throw Object.assign(new Error(err.message || `request failed (${response.status})`), { code: err.code });
   }
   return data;
 }

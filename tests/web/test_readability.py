@@ -1,0 +1,132 @@
+"""The map reads at a glance, measured in real Chromium at the default zoom: city names at least
+12 px tall on a 1366 × 768 laptop and 11 px on a 390 × 844 phone, no two names overlapping, the view
+cropped to the played land, and colour letters either readable (9 px or more) or hidden where the
+cars' patterns carry the colour alone. Also: one level-one heading on the game page, and a route's
+tooltip gone once the view zooms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import RequestLog, shot
+from .driver import keep_all
+from .test_pages import start_ai_game
+
+# Each city name's rendered size: the font size times the SVG's screen scale, and its screen box.
+LABELS_JS = """() => [...document.querySelectorAll('text.city-label')].map((t) => {
+  const m = t.getScreenCTM();
+  const b = t.getBoundingClientRect();
+  return {name: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b),
+          box: {x: b.left, y: b.top, w: b.width, h: b.height}};
+})"""
+
+# The rendered size of every colour letter that is shown (display is not none).
+LETTERS_JS = """() => [...document.querySelectorAll('.car-letter')]
+  .filter((t) => getComputedStyle(t).display !== 'none')
+  .map((t) => { const m = t.getScreenCTM();
+                return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); })"""
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) > 0.5
+        and min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > 0.5
+    )
+
+
+@pytest.mark.parametrize(("width", "height", "smallest"), [(1366, 768, 12.0), (390, 844, 11.0), (1440, 900, 12.0)])
+def test_city_names_read_at_the_default_zoom(
+    page: Any, requests_seen: RequestLog, width: int, height: int, smallest: float
+) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    start_ai_game(page)
+    keep_all(page)
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+    # The names are laid out once the board has its size on the screen.
+    page.wait_for_function(
+        f"""() => {{ const t = document.querySelector('text.city-label'); const m = t.getScreenCTM();
+              return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b) >= {smallest}; }}""",
+        timeout=10000,
+    )
+    labels = page.evaluate(LABELS_JS)
+    assert len(labels) == 39
+    small = [(label["name"], round(label["px"], 1)) for label in labels if label["px"] < smallest]
+    assert small == [], small
+    clashes = [
+        (a["name"], b["name"]) for i, a in enumerate(labels) for b in labels[i + 1 :] if overlaps(a["box"], b["box"])
+    ]
+    assert clashes == [], clashes
+    # Every name lies inside the board on the screen (the view is cropped to the played land).
+    board = page.locator("svg.board").bounding_box()
+    assert board is not None
+    for label in labels:
+        box = label["box"]
+        assert box["x"] >= board["x"] - 1 and box["x"] + box["w"] <= board["x"] + board["width"] + 1, label
+        assert box["y"] >= board["y"] - 1 and box["y"] + box["h"] <= board["y"] + board["height"] + 1, label
+    # The cities fill the view (the default viewBox): their bounds span at least 80 % of it each way.
+    spread = page.evaluate(
+        """() => { const cs = [...document.querySelectorAll('circle.city')];
+             const xs = cs.map((c) => Number(c.getAttribute('cx'))), ys = cs.map((c) => Number(c.getAttribute('cy')));
+             const [, , w, h] = document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number);
+             return {w: (Math.max(...xs) - Math.min(...xs)) / w, h: (Math.max(...ys) - Math.min(...ys)) / h}; }"""
+    )
+    assert spread["w"] >= 0.8 and spread["h"] >= 0.8, spread
+    # Colour letters: each one shown is at least 9 px tall; zoomed in far enough, they are shown.
+    assert all(px >= 9 for px in page.evaluate(LETTERS_JS))
+    shot(page, f"readable-{width}x{height}")
+    for _ in range(5):
+        page.locator("#zoom-in").click()
+    shown = page.evaluate(LETTERS_JS)
+    assert shown and min(shown) >= 9, shown[:5]
+    assert requests_seen.errors == []
+
+
+def test_one_heading_and_the_tooltip_leaves_with_a_zoom(page: Any, requests_seen: RequestLog) -> None:
+    page.set_viewport_size({"width": 1440, "height": 900})
+    start_ai_game(page)
+    keep_all(page)
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+    assert page.locator("h1").count() == 1
+    route = page.locator(".route:not(.claimed)").first
+    route.focus()
+    tip = page.locator("#route-tip")
+    assert tip.is_visible()
+    board = page.locator("svg.board").bounding_box()
+    assert board is not None
+    page.mouse.move(board["x"] + board["width"] / 2, board["y"] + board["height"] / 2)
+    page.mouse.wheel(0, -200)
+    page.wait_for_function("() => document.querySelector('#route-tip').hidden")
+    assert requests_seen.errors == []
+
+
+# Every visible control of the page outside the map (whose routes and cities grow with its zoom),
+# with its own box and, for an input inside a label, the label's box.
+TARGETS_JS = """() => [...document.querySelectorAll('button, input, select, a, [role=button], summary')]
+  .filter((n) => !n.closest('svg') && n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden')
+  .filter((n) => { const b = n.getBoundingClientRect(); return b.width > 1 && b.height > 1; })
+  .map((n) => { const b = n.getBoundingClientRect(); const l = n.closest('label');
+    const lb = l ? l.getBoundingClientRect() : b;
+    return {what: n.id || n.className || n.textContent.slice(0, 30), w: Math.max(b.width, lb.width),
+            h: Math.max(b.height, lb.height)}; })"""
+
+
+def test_every_control_on_the_phone_is_a_44_px_target(page: Any, requests_seen: RequestLog) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_ai_game(page)
+    keep_all(page)
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+    small = [t for t in page.evaluate(TARGETS_JS) if t["w"] < 44 - 0.5 or t["h"] < 44 - 0.5]
+    assert small == [], small
+    # Nothing over the map covers a city's name (the hint and zoom buttons sit clear of them).
+    covered = page.evaluate(
+        """() => {
+          const tools = [...document.querySelectorAll('.map-wrap button')].map((b) => b.getBoundingClientRect());
+          const hit = (r) => tools.some((b) => b.left < r.right && r.left < b.right
+            && b.top < r.bottom && r.top < b.bottom);
+          return [...document.querySelectorAll('text.city-label')].filter((t) => hit(t.getBoundingClientRect()))
+            .map((t) => t.textContent); }"""
+    )
+    assert covered == [], covered
+    assert requests_seen.errors == []
