@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import RequestLog, shot
-from .driver import keep_all
+from .driver import draw_two, keep_all, wait_my_turn
 from .test_pages import start_ai_game
 
 # Each city name's rendered size: the font size times the SVG's screen scale, and its screen box.
@@ -129,4 +129,28 @@ def test_every_control_on_the_phone_is_a_44_px_target(page: Any, requests_seen: 
             .map((t) => t.textContent); }"""
     )
     assert covered == [], covered
+    assert requests_seen.errors == []
+
+
+# The look of a route's band: colour, width, dashes and motion.
+HALO_STYLE_JS = """(sel) => [...document.querySelectorAll(sel)].map((h) => { const s = getComputedStyle(h);
+  return [s.stroke, s.strokeWidth, s.strokeDasharray, s.animationName].join(' | '); })"""
+
+
+def test_the_last_claim_looks_like_nothing_you_can_claim(page: Any, requests_seen: RequestLog) -> None:
+    page.set_viewport_size({"width": 1366, "height": 768})
+    start_ai_game(page, level="hard")
+    keep_all(page)
+    wait_my_turn(page)
+    for _ in range(40):
+        draw_two(page)
+        if page.locator(".route.last-move").count() and page.locator(".route.claimable").count():
+            break
+    else:
+        raise AssertionError("no turn with both a new claim of the computer and a claimable route in 40 turns")
+    last = set(page.evaluate(HALO_STYLE_JS, ".route.last-move .halo"))
+    claimable = set(page.evaluate(HALO_STYLE_JS, ".route.claimable:not(.last-move) .halo"))
+    assert last and claimable and not last & claimable, (last, claimable)
+    assert all("last-move-march" in style for style in last), last
+    shot(page, "last-move-1366x768")
     assert requests_seen.errors == []
