@@ -154,3 +154,33 @@ def test_the_last_claim_looks_like_nothing_you_can_claim(page: Any, requests_see
     assert all("last-move-march" in style for style in last), last
     shot(page, "last-move-1366x768")
     assert requests_seen.errors == []
+
+
+TAB_TO_JS = """(sel) => Boolean(document.activeElement && document.activeElement.closest(sel))"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_the_cards_are_a_few_tab_stops_away(page: Any, requests_seen: RequestLog, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    start_ai_game(page)
+    keep_all(page)
+    wait_my_turn(page)
+    # The map is still drawn first: left of the panel on a laptop, above it on a phone.
+    board = page.locator("svg.board").bounding_box()
+    market = page.locator("#market").bounding_box()
+    assert board is not None and market is not None
+    assert (board["x"] < market["x"]) if width > 900 else (board["y"] < market["y"])
+    # From the top of the page: Tab stops until the cards to draw, then until the hand or past it.
+    # (the first stop is the skip link, which is not used here: the count is of the plain Tab walk)
+    page.locator("#skip-link").focus()
+    assert page.evaluate("() => document.activeElement.id") == "skip-link"
+    stops = {"#market": 0, "#hand, #tickets": 0}
+    presses = 1
+    for selector in stops:
+        while presses < 60 and not page.evaluate(TAB_TO_JS, selector):
+            page.keyboard.press("Tab")
+            presses += 1
+        stops[selector] = presses
+    assert stops["#market"] <= 15, stops
+    assert stops["#hand, #tickets"] <= 25, stops
+    assert requests_seen.errors == []

@@ -138,7 +138,9 @@ export async function gamePage(app, gameId, token) {
     players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   // The page's one level-one heading, for screen readers' heading navigation (the map says the rest).
   app.replaceChildren(el("h1", { class: "sr-only", text: "Ticket to Ride: Nordic Countries — game" }),
-    el("div", { class: "game" }, mapWrap, side));
+    // The panel comes first in the Tab order (the cards a few stops away, not after 100 routes);
+    // the map is still drawn first on the screen (style.css).
+    el("div", { class: "game" }, side, mapWrap));
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
   document.body.append(passScreen);
 
