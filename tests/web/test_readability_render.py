@@ -56,15 +56,16 @@ def test_the_rules_pictures_pass_under_the_sticky_title(page: Any, requests_seen
     panel.wait_for()
     head = page.locator(".rules-head").bounding_box()
     assert head is not None
-    pictures = page.locator(".rules-panel .rules-picture")
+    # The card chips are positioned boxes: those are what painted over an unstacked sticky title.
+    pictures = page.locator(".rules-panel .card")
     assert pictures.count() > 0
     # Scroll a picture to just under the title's top edge: what shows there is the title.
     picture_top = pictures.first.evaluate("(p) => p.getBoundingClientRect().top")
     panel.evaluate("(p, dy) => { p.scrollTop += dy; }", picture_top - head["y"] - 4)
     seen = page.evaluate(
         """() => { const h = document.querySelector('.rules-head').getBoundingClientRect();
-             const p = document.querySelector('.rules-panel .rules-picture').getBoundingClientRect();
-             const x = p.left + Math.min(p.width, 40) / 2, y = Math.max(h.top, p.top) + 2;
+             const p = document.querySelector('.rules-panel .card').getBoundingClientRect();
+             const x = p.left + p.width / 2, y = Math.max(h.top, p.top) + 2;
              const under = p.top < h.bottom && p.bottom > h.top;
              return {under, inHead: Boolean(document.elementFromPoint(x, y)?.closest('.rules-head'))}; }"""
     )
