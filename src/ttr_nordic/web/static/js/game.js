@@ -4,6 +4,7 @@ import { buildMap, loadMapData } from "./map.js";
 import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
 import { makeZoomable } from "./zoom.js";
 import { cardsOf, paymentWords, splitPayments } from "./payments.js";
+import { ticketPath } from "./progress.js";
 import { makeFlier } from "./fly.js";
 import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
@@ -447,10 +448,13 @@ export async function gamePage(app, gameId, token) {
 
   function highlightTicket(t) {
     hoverTicket = t;
-    if (!t) { map.setClass("hl"); return; }
+    if (!t) { map.setClass("hl"); map.setClass("ticket-missing"); return; }
     const byName = new Map(board.cities.map((c) => [c.name, c.id]));
     const own = msg.view.route_owner.map((o, i) => (o === msg.seat ? i : -1)).filter((i) => i >= 0);
     map.setClass("hl", own, [byName.get(t.from), byName.get(t.to)]);
+    // The ticket's progress: the cheapest routes still missing between its cities (none once done).
+    const path = t.completed ? null : ticketPath(board, msg.view.route_owner, msg.seat, byName.get(t.from), byName.get(t.to));
+    map.setClass("ticket-missing", path ? path.missing : []);
   }
 
   function renderRouteList(claimable) {
