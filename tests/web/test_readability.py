@@ -184,3 +184,28 @@ def test_the_cards_are_a_few_tab_stops_away(page: Any, requests_seen: RequestLog
     assert stops["#market"] <= 15, stops
     assert stops["#hand, #tickets"] <= 25, stops
     assert requests_seen.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (1366, 768)])
+def test_hand_and_tickets_stay_in_view_with_the_hint_and_guide_open(
+    page: Any, requests_seen: RequestLog, width: int, height: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto("/")
+    page.fill("#ai-name", "Tester")
+    page.click("#start-guided")
+    page.wait_for_url("**/play/**")
+    keep_all(page)
+    wait_my_turn(page)
+    page.locator("#hint-button").click()
+    page.locator("#hint").get_by_text("The expert would:").wait_for(timeout=20000)
+    assert page.locator("#guide").is_visible()
+    for scroll in (0, 400):
+        page.evaluate("(y) => window.scrollTo(0, y)", scroll)
+        for selector in ("#market", "#hand", "#tickets"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None, selector
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (scroll, selector, box)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, f"dock-hint-guide-{width}x{height}")
+    assert requests_seen.errors == []

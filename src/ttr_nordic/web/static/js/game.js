@@ -136,7 +136,10 @@ export async function gamePage(app, gameId, token) {
   const guide = makeGuide(gameId);
   const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), hintBox,
     guide.node, recent,
-    players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
+    // The cards to draw, your hand and your tickets dock at the bottom of the window on a laptop:
+    // in view however tall the hint, the guide and the news above them grow (style.css).
+    players, atTable, el("div", { class: "dock", id: "dock" }, market, hand, tickets), routeList, log,
+    atTable ? null : online.panel);
   // The page's one level-one heading, for screen readers' heading navigation (the map says the rest).
   app.replaceChildren(el("h1", { class: "sr-only", text: "Ticket to Ride: Nordic Countries — game" }),
     // The panel comes first in the Tab order (the cards a few stops away, not after 100 routes);
