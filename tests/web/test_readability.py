@@ -36,6 +36,19 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
+def names_covered_by_map_buttons(page: Any) -> list[str]:
+    """City names that a button over the map (hint, zoom) covers."""
+    covered: list[str] = page.evaluate(
+        """() => {
+          const tools = [...document.querySelectorAll('.map-wrap button')].map((b) => b.getBoundingClientRect());
+          const hit = (r) => tools.some((b) => b.left < r.right && r.left < b.right
+            && b.top < r.bottom && r.top < b.bottom);
+          return [...document.querySelectorAll('text.city-label')].filter((t) => hit(t.getBoundingClientRect()))
+            .map((t) => t.textContent); }"""
+    )
+    return covered
+
+
 @pytest.mark.parametrize(("width", "height", "smallest"), [(1366, 768, 12.0), (390, 844, 11.0), (1440, 900, 12.0)])
 def test_city_names_read_at_the_default_zoom(
     page: Any, requests_seen: RequestLog, width: int, height: int, smallest: float
@@ -75,6 +88,7 @@ def test_city_names_read_at_the_default_zoom(
     assert spread["w"] >= 0.8 and spread["h"] >= 0.8, spread
     # Colour letters: each one shown is at least 9 px tall; zoomed in far enough, they are shown.
     assert all(px >= 9 for px in page.evaluate(LETTERS_JS))
+    assert names_covered_by_map_buttons(page) == []
     shot(page, f"readable-{width}x{height}")
     for _ in range(5):
         page.locator("#zoom-in").click()
@@ -119,16 +133,7 @@ def test_every_control_on_the_phone_is_a_44_px_target(page: Any, requests_seen: 
     page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
     small = [t for t in page.evaluate(TARGETS_JS) if t["w"] < 44 - 0.5 or t["h"] < 44 - 0.5]
     assert small == [], small
-    # Nothing over the map covers a city's name (the hint and zoom buttons sit clear of them).
-    covered = page.evaluate(
-        """() => {
-          const tools = [...document.querySelectorAll('.map-wrap button')].map((b) => b.getBoundingClientRect());
-          const hit = (r) => tools.some((b) => b.left < r.right && r.left < b.right
-            && b.top < r.bottom && r.top < b.bottom);
-          return [...document.querySelectorAll('text.city-label')].filter((t) => hit(t.getBoundingClientRect()))
-            .map((t) => t.textContent); }"""
-    )
-    assert covered == [], covered
+    assert names_covered_by_map_buttons(page) == []
     assert requests_seen.errors == []
 
 
