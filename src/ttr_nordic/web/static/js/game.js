@@ -3,6 +3,8 @@ import { installShortcuts, showShortcuts } from "./keys.js";
 import { buildMap, loadMapData } from "./map.js";
 import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
 import { makeZoomable } from "./zoom.js";
+import { cardsOf, paymentWords, splitPayments } from "./payments.js";
+import { ticketPath } from "./progress.js";
 import { makeFlier } from "./fly.js";
 import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
@@ -79,6 +81,8 @@ export async function gamePage(app, gameId, token) {
   const conn = el("span", { class: "conn", id: "conn", text: "connecting…" });
   const mapWrap = el("div", { class: "map-wrap" }, map.root);
   const zoom = makeZoomable(map.root, mapWrap);
+  // A tooltip points at a route: once the view moves it points at nothing.
+  map.root.addEventListener("viewchange", () => { tip.hidden = true; });
   mapWrap.append(zoom.controls);
   const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
   const market = el("section", { class: "panel market", id: "market", "aria-label": "Cards to draw" });
@@ -134,8 +138,15 @@ export async function gamePage(app, gameId, token) {
   const guide = makeGuide(gameId);
   const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), hintBox,
     guide.node, recent,
-    players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
-  app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
+    // The cards to draw, your hand and your tickets dock at the bottom of the window on a laptop:
+    // in view however tall the hint, the guide and the news above them grow (style.css).
+    players, atTable, el("div", { class: "dock", id: "dock" }, market, hand, tickets), routeList, log,
+    atTable ? null : online.panel);
+  // The page's one level-one heading, for screen readers' heading navigation (the map says the rest).
+  app.replaceChildren(el("h1", { class: "sr-only", text: "Ticket to Ride: Nordic Countries — game" }),
+    // The panel comes first in the Tab order (the cards a few stops away, not after 100 routes);
+    // the map is still drawn first on the screen (style.css).
+    el("div", { class: "game" }, side, mapWrap));
   if (summary.mode === "online") ratedNotice(gameId, side, summary.seats); // rated: who must still sign in
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
   document.body.append(passScreen);
@@ -445,10 +456,13 @@ export async function gamePage(app, gameId, token) {
 
   function highlightTicket(t) {
     hoverTicket = t;
-    if (!t) { map.setClass("hl"); return; }
+    if (!t) { map.setClass("hl"); map.setClass("ticket-missing"); return; }
     const byName = new Map(board.cities.map((c) => [c.name, c.id]));
     const own = msg.view.route_owner.map((o, i) => (o === msg.seat ? i : -1)).filter((i) => i >= 0);
     map.setClass("hl", own, [byName.get(t.from), byName.get(t.to)]);
+    // The ticket's progress: the cheapest routes still missing between its cities (none once done).
+    const path = t.completed ? null : ticketPath(board, msg.view.route_owner, msg.seat, byName.get(t.from), byName.get(t.to));
+    map.setClass("ticket-missing", path ? path.missing : []);
   }
 
   function renderRouteList(claimable) {
@@ -622,15 +636,22 @@ export async function gamePage(app, gameId, token) {
       return;
     }
     showDialog(`claim:${r.code}`, () => {
-      const options = el("div", { class: "options" });
-      offers.forEach((a, i) => {
-        options.append(el("label", { class: "option" },
-          el("input", { type: "radio", name: "claim-pay", value: a.action, checked: i === 0 }), " ",
-          paymentChips(a.action.split(" ")[2] || ""), el("span", { class: "sr-only", text: a.label })));
-      });
+      // The sensible payments first; those that spend more than another offer are folded away.
+      const { main, other } = splitPayments(offers);
+      const option = (a, checked) => el("label", { class: "option" },
+        el("input", { type: "radio", name: "claim-pay", value: a.action, checked }), " ",
+        paymentChips(cardsOf(a.action)), el("span", { class: "sr-only", text: paymentWords(cardsOf(a.action)) }));
+      const options = el("div", { class: "options" }, main.map((a, i) => option(a, i === 0)));
+      if (other.length) {
+        options.append(el("details", { class: "other-payments", id: "other-payments" },
+          el("summary", { text: `Other ways to pay (${other.length})` }), other.map((a) => option(a, false))));
+      }
+      // Back on the route after the dialog: the keyboard goes on from where it was, not from the page's top.
+      const backToRoute = () => map.routeNodes.get(id)?.g.focus({ preventScroll: true });
       const confirm = el("button", { type: "button", class: "primary", id: "claim-confirm", text: "Claim",
-        onclick: () => { const c = options.querySelector("input:checked"); if (c) { closeDialog(); send(c.value); } } });
-      const cancel = el("button", { type: "button", id: "claim-cancel", text: "Cancel", onclick: closeDialog });
+        onclick: () => { const c = options.querySelector("input:checked"); if (c) { closeDialog(); send(c.value); backToRoute(); } } });
+      const cancel = el("button", { type: "button", id: "claim-cancel", text: "Cancel",
+        onclick: () => { closeDialog(); backToRoute(); } });
       // The numbers of the rules in force (a variant may change the reveal and the ferry's groups).
       const reveal = msg.view.variant.claims.tunnel_reveal;
       const kind = r.kind === "tunnel" ? ` — tunnel: ${reveal} cards will be revealed, matching ones cost extra` :

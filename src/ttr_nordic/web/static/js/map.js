@@ -72,17 +72,16 @@ function patternDefs() {
 }
 export const PATTERNED = new Set(Object.keys(PATTERNS));
 
-// Label placement nudges where cities crowd (dx, dy, anchor).
-const LABEL_AT = {
-  "Helsinki": [0, -11, "middle"], "Tallinn": [0, 20, "middle"], "Lahti": [10, -4, "start"],
-  "Tornio": [0, -11, "middle"], "Boden": [-10, 4, "end"], "Oulu": [10, 10, "start"],
-  "København": [10, 12, "start"], "Göteborg": [-10, 4, "end"], "Ålborg": [-10, 4, "end"],
-  "Århus": [-10, 4, "end"], "Narvik": [-10, 12, "end"], "Tromsø": [0, -11, "middle"],
-  "Kiruna": [10, 4, "start"], "Norrköping": [10, 10, "start"], "Örebro": [-10, 12, "end"],
-  "Stockholm": [10, 4, "start"], "Turku": [-8, -9, "end"], "Kirkenes": [-10, -8, "end"],
-  "Murmansk": [0, 20, "middle"], "Oslo": [10, 12, "start"], "Lillehammer": [10, -4, "start"],
-  "Umeå": [-10, -6, "end"], "Vaasa": [10, 4, "start"], "Karlskrona": [10, 10, "start"],
-};
+// City names are sized for the screen, not the board: at the default zoom a name is LABEL_PX
+// pixels tall (a little less on a phone), whatever the window, and grows with the zoom from there.
+// Each name is then put beside its city where it covers no other name and no other city.
+const LABEL_PX = { wide: 13, narrow: 11.5 };
+// The colour-blind letters are shown only where they are at least this tall on the screen;
+// below it the cars' patterns carry the colour alone.
+const LETTER_MIN_PX = 9;
+const LETTER_SIZE = 9.5;
+// The official board's frame: the cities' bounds and this margin (board units) for their names.
+const FRAME_MARGIN = { x: 40, top: 36, bottom: 44 };
 
 /**
  * Build the board SVG. Returns an object to update claims and highlights.
@@ -92,11 +91,13 @@ export function buildMap(data, handlers = {}) {
   const { board, land } = data;
   const frame = land ? null : customFrame(board);
   const W = land ? land.width : frame.width, H = land ? land.height : frame.height;
-  // show some land east and west of the cities' frame, except on narrow screens (a custom board has none)
-  const PX = !land || window.matchMedia("(max-width: 700px)").matches ? 0 : 150;
+  const project = land ? projector(land.projection) : null;
+  const cityPos = board.cities.map((c) => (land ? project(c.lat, c.lon) : frame.place(c)));
+  // The view is cropped to the land that is played: the cities and room for their names.
+  const view = land ? playedFrame(cityPos) : { x: 0, y: 0, w: W, h: H };
   const title = land ? "Map of the Nordic countries with cities and routes"
     : `Map of the board ${board.name || ""} with cities and routes`.replace("  ", " ");
-  const root = svg("svg", { viewBox: `${-PX} 0 ${W + 2 * PX} ${H}`, class: `board${land ? "" : " custom"}`,
+  const root = svg("svg", { viewBox: `${view.x} ${view.y} ${view.w} ${view.h}`, class: `board${land ? "" : " custom"}`,
     role: "group", "aria-label": title, preserveAspectRatio: "xMidYMid meet" });
   const defs = svg("defs", {},
     svg("linearGradient", { id: "loco-fill", x1: 0, y1: 0, x2: 1, y2: 1 },
@@ -106,8 +107,8 @@ export function buildMap(data, handlers = {}) {
     svg("pattern", { id: "sea-lines", width: 14, height: 14, patternUnits: "userSpaceOnUse" },
       svg("path", { d: "M0 7 Q3.5 5 7 7 T14 7", fill: "none", stroke: "#b9d4e6", "stroke-width": 0.6 })));
   root.append(defs);
-  root.append(svg("rect", { x: -PX, y: 0, width: W + 2 * PX, height: H, class: "sea" }));
-  root.append(svg("rect", { x: -PX, y: 0, width: W + 2 * PX, height: H, fill: "url(#sea-lines)", opacity: 0.6 }));
+  root.append(svg("rect", { x: 0, y: 0, width: W, height: H, class: "sea" }));
+  root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#sea-lines)", opacity: 0.6 }));
   const landLayer = svg("g", { class: "land" });
   if (land) {
     for (const c of land.countries) {
@@ -121,8 +122,6 @@ export function buildMap(data, handlers = {}) {
   }
   root.append(landLayer);
 
-  const project = land ? projector(land.projection) : null;
-  const cityPos = board.cities.map((c) => (land ? project(c.lat, c.lon) : frame.place(c)));
   const routeLayer = svg("g", { class: "routes" });
   // The colour-blind letters sit in a layer of their own, outside the route buttons, so that a
   // route's accessible name (its tooltip) is all the text a button holds.
@@ -205,12 +204,32 @@ export function buildMap(data, handlers = {}) {
     }
     cityLayer.append(node);
     cityNodes.set(c.id, node);
-    // The hand-placed label offsets are the Nordic board's (a custom board's city may share a name).
-    const [ldx, ldy, anchor] = (land && LABEL_AT[c.name]) || [0, -11, "middle"];
-    labelLayer.append(svg("text", { x: (x + ldx).toFixed(1), y: (y + ldy).toFixed(1), "text-anchor": anchor,
-      class: "city-label", text: c.name }));
+    labelLayer.append(svg("text", { x: x.toFixed(1), y: (y - 11).toFixed(1), "text-anchor": "start",
+      class: "city-label", "data-city": c.id, text: c.name }));
   });
   root.append(routeLayer, letterLayer, cityLayer, labelLayer);
+
+  // Screen pixels per board unit at the default zoom (the whole frame in view), and now.
+  const scaleAt = (w, h) => { const b = root.getBoundingClientRect(); return Math.min(b.width / w, b.height / h); };
+  let laidFor = 0;
+  /** Size and place the city names for the board's size on the screen now (again after a resize). */
+  function layoutLabels() {
+    const scale0 = scaleAt(view.w, view.h);
+    if (!(scale0 > 0)) return;
+    const px = window.matchMedia("(max-width: 700px)").matches ? LABEL_PX.narrow : LABEL_PX.wide;
+    const size = Math.max(12.5, px / scale0);
+    if (Math.abs(size - laidFor) < 0.05) return;
+    laidFor = size;
+    placeLabels(labelLayer, cityPos, view, size);
+    showLetters();
+  }
+  /** Letters only where they are readable at the present zoom; the patterns carry the colour below. */
+  function showLetters() {
+    const [, , w, h] = root.getAttribute("viewBox").split(/\s+/).map(Number);
+    root.classList.toggle("letters-small", scaleAt(w, h) * LETTER_SIZE < LETTER_MIN_PX);
+  }
+  root.addEventListener("viewchange", showLetters);
+  new ResizeObserver(() => requestAnimationFrame(layoutLabels)).observe(root);
 
   function setOwners(routeOwner) {
     for (const [id, { g, cars, route }] of routeNodes) {
@@ -254,5 +273,69 @@ export function buildMap(data, handlers = {}) {
     for (const id of cityIds) cityNodes.get(id)?.classList.add(className);
   }
 
-  return { root, setOwners, setClass, animatePlaced, routeNodes, cityNodes, board };
+  return { root, setOwners, setClass, animatePlaced, layoutLabels, routeNodes, cityNodes, board };
+}
+
+/** The official board's frame: the cities' bounds with room for their names. */
+function playedFrame(cityPos) {
+  const xs = cityPos.map(([x]) => x), ys = cityPos.map(([, y]) => y);
+  const x = Math.floor(Math.min(...xs) - FRAME_MARGIN.x), y = Math.floor(Math.min(...ys) - FRAME_MARGIN.top);
+  return { x, y, w: Math.ceil(Math.max(...xs) + FRAME_MARGIN.x - x), h: Math.ceil(Math.max(...ys) + FRAME_MARGIN.bottom - y) };
+}
+
+// Where a name may sit around its city, in order of preference: [dx, dy] of the name box's
+// centre, in units of (the box's half width + gap, the box's half height + gap).
+const SPOTS = [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [-1, -1], [1, 1], [-1, 1],
+  [1, -0.5], [1, 0.5], [-1, -0.5], [-1, 0.5], [0.5, -1], [-0.5, -1], [0.5, 1], [-0.5, 1]];
+
+/**
+ * Put each city's name (the ``text.city-label`` nodes of ``layer``, in city order) at ``size``
+ * board units where it overlaps no other name, no other city and stays inside ``frame``: cities
+ * with the most close neighbours choose first; each tries sixteen spots around its city, then the
+ * same spots further out, and takes the least bad one if none is free.
+ *
+ * Example: ``placeLabels(labelLayer, [[120, 80], [160, 95]], {x: 0, y: 0, w: 400, h: 300}, 18)``.
+ */
+export function placeLabels(layer, cityPos, frame, size) {
+  const texts = [...layer.querySelectorAll("text.city-label")];
+  const pad = size * 0.12;
+  const metrics = texts.map((t) => {
+    t.style.fontSize = `${size.toFixed(2)}px`;
+    t.style.strokeWidth = `${(size * 0.24).toFixed(2)}px`;
+    t.setAttribute("x", "0");
+    t.setAttribute("y", "0");
+    const b = t.getBBox();
+    return { ox: b.x, oy: b.y, w: b.width, h: b.height };
+  });
+  const cityR = CITY_R + 1.5;
+  const cityBoxes = cityPos.map(([x, y]) => ({ x: x - cityR, y: y - cityR, w: 2 * cityR, h: 2 * cityR }));
+  const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
+    Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+  const near = cityPos.map(([x, y]) => cityPos.filter(([u, v]) => Math.hypot(u - x, v - y) < size * 6).length);
+  const order = cityPos.map((_, i) => i).sort((a, b) => near[b] - near[a] || a - b);
+  const placed = [];
+  for (const i of order) {
+    const [cx, cy] = cityPos[i];
+    const m = metrics[i];
+    let best = null;
+    for (const reach of [1, 1.6, 2.3, 3.2]) {
+      for (const [sx, sy] of SPOTS) {
+        const gapX = (CITY_R + 3) * reach + (reach - 1) * m.w * 0.25, gapY = (CITY_R + 2) * reach;
+        const midX = cx + sx * (m.w / 2 + gapX) * (Math.abs(sy) === 1 && sx ? 0.75 : 1);
+        const midY = cy + sy * (m.h / 2 + gapY);
+        const box = { x: midX - m.w / 2 - pad, y: midY - m.h / 2 - pad, w: m.w + 2 * pad, h: m.h + 2 * pad };
+        let cost = 0;
+        for (const p of placed) cost += overlap(box, p) * 10;
+        cityBoxes.forEach((c, j) => { if (j !== i) cost += overlap(box, c) * 4; });
+        const outside = m.w * m.h - overlap(box, frame);
+        cost += Math.max(0, outside) * 20 + reach * 0.01;
+        if (!best || cost < best.cost) best = { cost, box };
+      }
+      if (best.cost < 1) break;
+    }
+    placed.push(best.box);
+    const t = texts[i];
+    t.setAttribute("x", (best.box.x + pad - m.ox).toFixed(1));
+    t.setAttribute("y", (best.box.y + pad - m.oy).toFixed(1));
+  }
 }

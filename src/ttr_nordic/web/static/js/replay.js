@@ -4,6 +4,11 @@ import { paymentChips } from "./game.js";
 import { withToken } from "./mygames.js";
 import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, playerName, scoringTable, svg, toast } from "./ui.js";
 
+const TEXT = {
+  playersOnly: "Only the players of this game can watch its replay. Open it from the browser you played on, " +
+    "or from the link you joined the game with.",
+};
+
 export async function replayPage(app, gameId) {
   app.className = "replay-page";
   app.replaceChildren(el("p", { class: "loading", text: "Loading the replay…" }));
@@ -12,7 +17,8 @@ export async function replayPage(app, gameId) {
   try {
     [data, first] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
   } catch (err) {
-    app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "No replay" }), el("p", { text: err.message }),
+    const why = err.code === "TOKEN_REQUIRED" ? TEXT.playersOnly : err.message;
+    app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "No replay" }), el("p", { text: why }),
       el("a", { href: "/", text: "Back to the start page" })));
     return;
   }

@@ -68,7 +68,8 @@ export async function api(path, options = {}) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const err = data.error || {};
-    throw new Error(err.message || `request failed (${response.status})`);
+    // The error's code lets a page put the server's message in plainer words.
+    throw Object.assign(new Error(err.message || `request failed (${response.status})`), { code: err.code });
   }
   return data;
 }
@@ -117,7 +118,9 @@ export function scoringTable(result, seats) {
   for (const p of result.players) {
     const card = el("section", { class: `score-card${winners.has(p.player) ? " won" : ""}`,
       style: { borderColor: PLAYER_COLORS[p.player] } });
-    card.append(el("h3", {}, swatch(p.player), ` ${playerName(seats, p.player)}`, winners.has(p.player) ? el("span", { class: "badge", text: "★ winner" }) : null));
+    // The name may wrap on its own lines; the badge keeps its place at the top right.
+    card.append(el("h3", {}, swatch(p.player), el("span", { class: "score-name", text: playerName(seats, p.player) }),
+      winners.has(p.player) ? el("span", { class: "badge", text: "★ winner" }) : null));
     const rows = el("table", {},
       el("tr", {}, el("th", { text: "Routes" }), el("td", { text: p.route_points })));
     for (const t of p.tickets) {

@@ -30,6 +30,8 @@ export function makeZoomable(svgRoot, wrap) {
     out.disabled = z <= 1.001;
     fit.disabled = z <= 1.001;
     inn.disabled = z >= MAX_ZOOM - 0.001;
+    // The map sizes its letters and the page hides its tooltip on this.
+    svgRoot.dispatchEvent(new CustomEvent("viewchange"));
   }
   /** The board point under client pixel (cx, cy). */
   function boardPoint(cx, cy) {
