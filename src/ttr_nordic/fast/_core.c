@@ -1,0 +1,1334 @@
+/* The compiled core of the Nordic Countries rules (official rules, 2-3 players): setup, legal
+ * actions, transitions and scoring, with the same randomness as the Python engine, so that a
+ * game is its config, seed and actions in both (tests/fast/ compares them decision by decision).
+ *
+ * Randomness: Python's random.Random is MT19937 seeded with init_by_array from the seed's
+ * 32-bit words (abs value, least significant first); shuffle() and randrange() draw with
+ * _randbelow_with_getrandbits. Both are implemented here exactly, so the core deals, reshuffles
+ * and reveals the very cards the engine does.
+ *
+ * Legal actions are listed in the engine's order (GameRules.legal_action_list): face-up slots,
+ * the blind draw, tickets, then each claimable route's payments in route order, each route's
+ * payments in the order of engine/payments.py; Pass when nothing else is legal.
+ *
+ * An action is a 64-bit code: bits 0-2 the type (ACT_* below), bits 3-10 the slot or route,
+ * bits 11-46 nine 4-bit card counts (claims, extra payments) or bits 11+ a mask of ticket ids
+ * (keep). ttr_nordic.fast.codec converts codes to and from engine actions.
+ *
+ * The board is read from the engine's Board through ttr_nordic.fast (CoreBoard below), never
+ * from constants copied here.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_ROUTES 120
+#define MAX_TICKETS 52
+#define MAX_CITIES 64
+#define NK 9
+#define LOCO 8
+#define GRAY (-1)
+#define EMPTY (-1)
+#define SLOTS 5
+#define MAX_PLAYERS 3
+#define DECK_SIZE 110
+#define TRAINS_PER_PLAYER 40
+
+enum { K_REGULAR, K_FERRY, K_TUNNEL, K_SPECIAL };
+/* The engine's Phase members in definition order. */
+enum { PH_INITIAL_TICKETS, PH_CHOOSE_ACTION, PH_SECOND_CARD, PH_KEEP_TICKETS, PH_TUNNEL_EXTRA, PH_GAME_OVER };
+enum { ACT_FACE_UP, ACT_BLIND, ACT_TICKETS, ACT_KEEP, ACT_CLAIM, ACT_EXTRA, ACT_DECLINE, ACT_PASS };
+
+static const int FULL_DECK[NK] = {12, 12, 12, 12, 12, 12, 12, 12, 14};
+
+/* ------------------------------------------------------------------ MT19937 as CPython's */
+
+typedef struct {
+    uint32_t mt[624];
+    int mti;
+} MT;
+
+static void mt_init_genrand(MT *m, uint32_t s) {
+    m->mt[0] = s;
+    for (int i = 1; i < 624; i++)
+        m->mt[i] = 1812433253U * (m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) + (uint32_t)i;
+    m->mti = 624;
+}
+
+static void mt_init_by_array(MT *m, const uint32_t *key, size_t len) {
+    mt_init_genrand(m, 19650218U);
+    size_t i = 1, j = 0, k = 624 > len ? 624 : len;
+    for (; k; k--) {
+        m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            m->mt[0] = m->mt[623];
+            i = 1;
+        }
+        if (j >= len) j = 0;
+    }
+    for (k = 623; k; k--) {
+        m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            m->mt[0] = m->mt[623];
+            i = 1;
+        }
+    }
+    m->mt[0] = 0x80000000U;
+}
+
+static uint32_t mt_next(MT *m) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (m->mti >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (m->mt[kk] & 0x80000000U) | (m->mt[kk + 1] & 0x7fffffffU);
+            m->mt[kk] = m->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (m->mt[kk] & 0x80000000U) | (m->mt[kk + 1] & 0x7fffffffU);
+            m->mt[kk] = m->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (m->mt[623] & 0x80000000U) | (m->mt[0] & 0x7fffffffU);
+        m->mt[623] = m->mt[396] ^ (y >> 1) ^ mag01[y & 1U];
+        m->mti = 0;
+    }
+    y = m->mt[m->mti++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.Random._randbelow_with_getrandbits for 0 < n < 2**32. */
+static uint32_t mt_below(MT *m, uint32_t n) {
+    int k = 32 - __builtin_clz(n);
+    uint32_t r = mt_next(m) >> (32 - k);
+    while (r >= n) r = mt_next(m) >> (32 - k);
+    return r;
+}
+
+static void mt_shuffle(MT *m, uint8_t *x, int len) {
+    for (int i = len - 1; i > 0; i--) {
+        int j = (int)mt_below(m, (uint32_t)(i + 1));
+        uint8_t t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+}
+
+/* Seed from a Python int as random.seed() does (absolute value, 32-bit words, low first). */
+static int mt_seed_object(MT *m, PyObject *seed) {
+    uint32_t key[64];
+    size_t len = 0;
+    PyObject *n = PyNumber_Absolute(seed);
+    if (n == NULL) return -1;
+    PyObject *mask = PyLong_FromUnsignedLong(0xffffffffUL), *shift = PyLong_FromLong(32);
+    if (mask == NULL || shift == NULL) goto fail;
+    while (PyObject_IsTrue(n)) {
+        if (len == 64) {
+            PyErr_SetString(PyExc_ValueError, "the seed has more than 2048 bits");
+            goto fail;
+        }
+        PyObject *low = PyNumber_And(n, mask);
+        if (low == NULL) goto fail;
+        key[len++] = (uint32_t)PyLong_AsUnsignedLong(low);
+        Py_DECREF(low);
+        PyObject *rest = PyNumber_Rshift(n, shift);
+        if (rest == NULL) goto fail;
+        Py_SETREF(n, rest);
+    }
+    if (len == 0) key[len++] = 0;
+    Py_DECREF(n);
+    Py_DECREF(mask);
+    Py_DECREF(shift);
+    mt_init_by_array(m, key, len);
+    return 0;
+fail:
+    Py_XDECREF(n);
+    Py_XDECREF(mask);
+    Py_XDECREF(shift);
+    return -1;
+}
+
+static void mt_seed_u64(MT *m, uint64_t seed) {
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    mt_init_by_array(m, key, key[1] ? 2 : 1);
+}
+
+/* ------------------------------------------------------------------------------- board */
+
+typedef struct {
+    int a, b, length, color, kind, ferry_locos, twin, points;
+    int need; /* which count of the hand (NEED_*) must reach the length for a claim to be possible */
+} RouteT;
+
+enum { NEED_COLOR = 0, NEED_COLOR_LOCOS = 8, NEED_BEST = 16, NEED_BEST_LOCOS, NEED_FERRY, NEED_TOTAL, NEED_COUNTS };
+
+static void board_prepare(RouteT *r) {
+    switch (r->kind) {
+    case K_REGULAR:
+        r->need = r->color == GRAY ? NEED_BEST : NEED_COLOR + r->color;
+        break;
+    case K_TUNNEL:
+        r->need = r->color == GRAY ? NEED_BEST_LOCOS : NEED_COLOR_LOCOS + r->color;
+        break;
+    case K_FERRY:
+        r->need = NEED_FERRY;
+        break;
+    default:
+        r->need = NEED_TOTAL;
+    }
+}
+
+typedef struct {
+    int a, b, points;
+} TicketT;
+
+#define MAX_NEED 10 /* counts at or above the longest route (9) decide nothing more */
+
+typedef struct {
+    int n_routes, n_tickets, n_cities;
+    RouteT routes[MAX_ROUTES];
+    TicketT tickets[MAX_TICKETS];
+    /* Route sets as two 64-bit words: by need group and count, the group's routes no longer than
+     * the count; by trains, the routes no longer than that. */
+    uint64_t need_mask[NEED_COUNTS][MAX_NEED][2];
+    uint64_t length_mask[TRAINS_PER_PLAYER + 1][2];
+} BoardT;
+
+static void board_masks(BoardT *b) {
+    memset(b->need_mask, 0, sizeof(b->need_mask));
+    memset(b->length_mask, 0, sizeof(b->length_mask));
+    for (int rid = 0; rid < b->n_routes; rid++) {
+        const RouteT *r = &b->routes[rid];
+        uint64_t bit = (uint64_t)1 << (rid & 63);
+        for (int v = r->length; v < MAX_NEED; v++) b->need_mask[r->need][v][rid >> 6] |= bit;
+        for (int t = r->length; t <= TRAINS_PER_PLAYER; t++) b->length_mask[t][rid >> 6] |= bit;
+    }
+}
+
+/* ------------------------------------------------------------------------------- state */
+
+typedef struct {
+    MT rng;
+    int players, current, phase, first_player;
+    int deck_n;
+    uint8_t deck[DECK_SIZE];
+    int discard[NK];
+    int display[SLOTS];
+    int hands[MAX_PLAYERS][NK];
+    int known[MAX_PLAYERS][NK];
+    int n_tickets[MAX_PLAYERS];
+    uint8_t tickets[MAX_PLAYERS][MAX_TICKETS];
+    int n_returned[MAX_PLAYERS];
+    uint8_t returned[MAX_PLAYERS][MAX_TICKETS];
+    int tdeck_n;
+    uint8_t tdeck[MAX_TICKETS];
+    int n_offer[MAX_PLAYERS];
+    uint8_t offers[MAX_PLAYERS][SLOTS];
+    int8_t owner[MAX_ROUTES];
+    uint64_t closed[MAX_PLAYERS][2]; /* routes a player may not claim: owned, or a twin closed to them */
+    int trains[MAX_PLAYERS], scores[MAX_PLAYERS];
+    int tunnel_active, t_route, t_base[NK], t_revealed[3], t_n_revealed, t_needed, t_color, t_loco_only;
+    int final_turns_left, final_round_trigger, consecutive_passes, turn, n_actions;
+} State;
+
+typedef struct {
+    uint64_t *v;
+    int n, cap;
+} Buf;
+
+static __attribute__((noinline)) int buf_grow(Buf *b) {
+    int cap = b->cap ? 2 * b->cap : 256;
+    uint64_t *v = (uint64_t *)realloc(b->v, (size_t)cap * sizeof(uint64_t));
+    if (v == NULL) return -1;
+    b->v = v;
+    b->cap = cap;
+    return 0;
+}
+
+static inline int buf_push(Buf *b, uint64_t code) {
+    if (__builtin_expect(b->n == b->cap, 0) && buf_grow(b)) return -1;
+    b->v[b->n++] = code;
+    return 0;
+}
+
+#define CODE(type, arg) ((uint64_t)(type) | ((uint64_t)(arg) << 3))
+
+static inline uint64_t pack_counts(const int *c) {
+    uint64_t out = 0;
+    for (int k = 0; k < NK; k++) out |= (uint64_t)c[k] << (11 + 4 * k);
+    return out;
+}
+
+static inline void unpack_counts(uint64_t code, int *c) {
+    for (int k = 0; k < NK; k++) c[k] = (int)((code >> (11 + 4 * k)) & 15U);
+}
+
+/* ------------------------------------------------------------------------------ setup */
+
+static int draw_card(State *s) {
+    if (s->deck_n == 0) {
+        int any = 0;
+        for (int k = 0; k < NK; k++) {
+            for (int i = 0; i < s->discard[k]; i++) s->deck[s->deck_n++] = (uint8_t)k;
+            any |= s->discard[k];
+            s->discard[k] = 0;
+        }
+        if (!any) return EMPTY;
+        mt_shuffle(&s->rng, s->deck, s->deck_n);
+    }
+    return s->deck[--s->deck_n];
+}
+
+static void sort_small(uint8_t *x, int n) {
+    for (int i = 1; i < n; i++) {
+        uint8_t v = x[i];
+        int j = i - 1;
+        while (j >= 0 && x[j] > v) {
+            x[j + 1] = x[j];
+            j--;
+        }
+        x[j + 1] = v;
+    }
+}
+
+static void setup(State *s, const BoardT *board, int players, int first_player) {
+    /* s->rng is seeded by the caller; the rest follows GameCore.from_config. */
+    MT rng = s->rng;
+    memset(s, 0, sizeof(State));
+    s->rng = rng;
+    s->players = players;
+    for (int i = 0; i < SLOTS; i++) s->display[i] = EMPTY;
+    for (int r = 0; r < board->n_routes; r++) s->owner[r] = EMPTY;
+    for (int p = 0; p < players; p++) s->trains[p] = TRAINS_PER_PLAYER;
+    s->final_turns_left = -1;
+    s->final_round_trigger = EMPTY;
+    int first = first_player < 0 ? (int)mt_below(&s->rng, (uint32_t)players) : first_player;
+    for (int k = 0; k < NK; k++)
+        for (int i = 0; i < FULL_DECK[k]; i++) s->deck[s->deck_n++] = (uint8_t)k;
+    mt_shuffle(&s->rng, s->deck, s->deck_n);
+    for (int p = 0; p < players; p++)
+        for (int i = 0; i < 4; i++) s->hands[p][s->deck[--s->deck_n]]++;
+    for (int i = 0; i < SLOTS; i++) s->display[i] = s->deck[--s->deck_n];
+    s->tdeck_n = board->n_tickets;
+    for (int t = 0; t < board->n_tickets; t++) s->tdeck[t] = (uint8_t)t;
+    mt_shuffle(&s->rng, s->tdeck, s->tdeck_n);
+    for (int p = 0; p < players; p++) {
+        for (int i = 0; i < 5; i++) s->offers[p][i] = s->tdeck[--s->tdeck_n];
+        s->n_offer[p] = 5;
+        sort_small(s->offers[p], 5);
+    }
+    s->first_player = first;
+    s->current = first;
+    s->phase = PH_INITIAL_TICKETS;
+}
+
+/* ------------------------------------------------------------------------- payments */
+
+static int hand_sum(const int *h) {
+    int t = 0;
+    for (int k = 0; k < NK; k++) t += h[k];
+    return t;
+}
+
+static inline int push_payment(Buf *out, int rid, const int *pay) {
+    return buf_push(out, CODE(ACT_CLAIM, rid) | pack_counts(pay));
+}
+
+static int regular_options(const RouteT *r, int rid, const int *hand, Buf *out) {
+    int n = r->length;
+    if (r->color != GRAY) { /* the listing's filter has checked hand[color] >= n */
+        int pay[NK] = {0};
+        pay[r->color] = n;
+        return push_payment(out, rid, pay);
+    }
+    for (int c = 0; c < 8; c++) {
+        if (hand[c] >= n) {
+            int pay[NK] = {0};
+            pay[c] = n;
+            if (push_payment(out, rid, pay)) return -1;
+        }
+    }
+    return 0;
+}
+
+static int tunnel_color(int n, int c, int locos, const int *hand, int rid, Buf *out) {
+    for (int cc = hand[c] < n ? hand[c] : n; cc > 0; cc--) {
+        int lc = n - cc;
+        if (lc > locos) break;
+        int pay[NK] = {0};
+        pay[c] = cc;
+        pay[LOCO] = lc;
+        if (push_payment(out, rid, pay)) return -1;
+    }
+    return 0;
+}
+
+static int tunnel_options(const RouteT *r, int rid, const int *hand, Buf *out) {
+    int n = r->length, locos = hand[LOCO];
+    if (locos >= n) {
+        int pay[NK] = {0};
+        pay[LOCO] = n;
+        if (push_payment(out, rid, pay)) return -1;
+    }
+    if (r->color != GRAY) return tunnel_color(n, r->color, locos, hand, rid, out);
+    for (int c = 0; c < 8; c++)
+        if (tunnel_color(n, c, locos, hand, rid, out)) return -1;
+    return 0;
+}
+
+static int ferry_singles(int n, int L, const int *hand, int route_color, int rid, Buf *out) {
+    int hand_locos = hand[LOCO];
+    int gray = route_color == GRAY;
+    for (int c = 0; c < 8; c++) {
+        if (!gray && c != route_color) continue;
+        int have = hand[c];
+        if (!have && gray) continue;
+        int top = have > n - L ? n - L : have;
+        if (top > n) top = n;
+        for (int cc = top; cc > (gray ? 0 : -1); cc--) {
+            int lc = n - cc;
+            if (lc > hand_locos) break;
+            int pay[NK] = {0};
+            pay[c] = cc;
+            pay[LOCO] = lc;
+            if (push_payment(out, rid, pay)) return -1;
+        }
+    }
+    if (gray && hand_locos >= n) {
+        int pay[NK] = {0};
+        pay[LOCO] = n;
+        if (push_payment(out, rid, pay)) return -1;
+    }
+    return 0;
+}
+
+static int ferry_structures(int n, int L, const int *hand, int color, int min_cc, int max_groups, const int *order,
+                            int n_order, int rid, Buf *out) {
+    int hand_locos = hand[LOCO];
+    int have = color >= 0 ? hand[color] : 0;
+    int others[8], n_others = 0;
+    for (int i = 0; i < n_order; i++)
+        if (order[i] != color) others[n_others++] = order[i];
+    int color_limit = have > n - L ? n - L : have;
+    for (int groups = 0; groups <= max_groups; groups++) {
+        int singles = n - groups;
+        int top = color_limit < singles ? color_limit : singles;
+        if (top < min_cc || singles - top > hand_locos) continue; /* no split of the singles fits */
+        int prefix[NK] = {0};
+        int missing = 3 * groups;
+        for (int i = 0; i < n_others; i++) {
+            if (missing == 0) break;
+            int o = others[i];
+            int take = hand[o] < missing ? hand[o] : missing;
+            prefix[o] = take;
+            missing -= take;
+        }
+        int saturated_done = 0;
+        for (int cc = top; cc > min_cc - 1; cc--) {
+            int lc = singles - cc;
+            if (lc > hand_locos) break;
+            int spare_color = have - cc, extra_color;
+            if (spare_color <= missing) {
+                if (saturated_done) continue;
+                saturated_done = 1;
+                extra_color = spare_color;
+            } else {
+                extra_color = missing;
+            }
+            int extra_locos = missing - extra_color;
+            if (extra_locos > hand_locos - lc) continue;
+            if (color >= 0) prefix[color] = cc + extra_color;
+            prefix[LOCO] = lc + extra_locos;
+            if (push_payment(out, rid, prefix)) return -1;
+        }
+    }
+    return 0;
+}
+
+/* The colors held, by count held, fewest first (ties by color): sorted(COLORS, key=hand.__getitem__)
+ * without the colors not held; their number. */
+static int colors_by_count(const int *hand, int *order) {
+    int n = 0;
+    for (int c = 0; c < 8; c++) {
+        if (!hand[c]) continue;
+        int j = n - 1;
+        while (j >= 0 && hand[order[j]] > hand[c]) {
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = c;
+        n++;
+    }
+    return n;
+}
+
+static int ferry_options(const RouteT *r, int rid, const int *hand, int total, const int *order, int n_order,
+                         Buf *out) {
+    int n = r->length, L = r->ferry_locos;
+    int d = total - n;
+    int max_groups = d >= 0 ? d / 2 : -((-d + 1) / 2);
+    if (max_groups > n) max_groups = n;
+    if (max_groups <= 0) return ferry_singles(n, L, hand, r->color, rid, out);
+    if (r->color != GRAY)
+        return ferry_structures(n, L, hand, r->color, 0, max_groups, order, n_order, rid, out);
+    int start = out->n;
+    for (int c = 0; c < 8; c++)
+        if (hand[c] && ferry_structures(n, L, hand, c, 1, max_groups, order, n_order, rid, out)) return -1;
+    if (ferry_structures(n, L, hand, -1, 0, max_groups, order, n_order, rid, out)) return -1;
+    /* Two colors' structures can meet in one multiset: keep each first one. */
+    int w = start;
+    for (int i = start; i < out->n; i++) {
+        int dup = 0;
+        for (int j = start; j < w; j++)
+            if (out->v[j] == out->v[i]) {
+                dup = 1;
+                break;
+            }
+        if (!dup) out->v[w++] = out->v[i];
+    }
+    out->n = w;
+    return 0;
+}
+
+static int fill_groups(const int *rest, int need, int color, int *taken) {
+    memset(taken, 0, NK * sizeof(int));
+    if (need == 0) return 1;
+    if (hand_sum(rest) < need) return 0;
+    int others[10], n_others = 0; /* the other colors, then the color and the locomotive */
+    for (int c = 0; c < 8; c++)
+        if (c != color && rest[c]) others[n_others++] = c;
+    for (int i = 1; i < n_others; i++) { /* by (count, color) */
+        int v = others[i], j = i - 1;
+        while (j >= 0 && (rest[others[j]] > rest[v] || (rest[others[j]] == rest[v] && others[j] > v))) {
+            others[j + 1] = others[j];
+            j--;
+        }
+        others[j + 1] = v;
+    }
+    others[n_others++] = color;
+    others[n_others++] = LOCO;
+    for (int i = 0; i < n_others; i++) {
+        int card = others[i];
+        if (card < 0 || !rest[card]) continue;
+        int take = rest[card] < need ? rest[card] : need;
+        taken[card] += take;
+        need -= take;
+        if (need == 0) return 1;
+    }
+    return 0;
+}
+
+static int special_options(const RouteT *r, int rid, const int *hand, Buf *out) {
+    int n = r->length, total = hand_sum(hand);
+    int start = out->n;
+    for (int c = 0; c < 8; c++) {
+        for (int groups = 0; groups <= n; groups++) {
+            int cc = n - groups;
+            if (cc > hand[c]) continue;
+            if (cc + 4 * groups > total) break;
+            int rest[NK], filler[NK];
+            memcpy(rest, hand, sizeof(rest));
+            rest[c] -= cc;
+            if (!fill_groups(rest, 4 * groups, c, filler)) continue;
+            filler[c] += cc;
+            uint64_t code = CODE(ACT_CLAIM, rid) | pack_counts(filler);
+            int dup = 0;
+            for (int j = start; j < out->n; j++)
+                if (out->v[j] == code) {
+                    dup = 1;
+                    break;
+                }
+            if (!dup && buf_push(out, code)) return -1;
+        }
+    }
+    return 0;
+}
+
+static int payment_options(const RouteT *r, int rid, const int *hand, int total, const int *order, int n_order,
+                           Buf *out) {
+    switch (r->kind) {
+    case K_REGULAR:
+        return regular_options(r, rid, hand, out);
+    case K_FERRY:
+        return ferry_options(r, rid, hand, total, order, n_order, out);
+    case K_TUNNEL:
+        return tunnel_options(r, rid, hand, out);
+    default:
+        return special_options(r, rid, hand, out);
+    }
+}
+
+/* ---------------------------------------------------------------------- legal actions */
+
+static inline int route_open(const State *s, const BoardT *board, int rid, int p) {
+    const RouteT *r = &board->routes[rid];
+    if (s->owner[rid] != EMPTY || r->length > s->trains[p]) return 0;
+    if (r->twin >= 0) {
+        int t = s->owner[r->twin];
+        if (t != EMPTY && (s->players == 2 || t == p)) return 0;
+    }
+    return 1;
+}
+
+static int card_draws(const State *s, Buf *out) {
+    for (int i = 0; i < SLOTS; i++)
+        if (s->display[i] != EMPTY && buf_push(out, CODE(ACT_FACE_UP, i))) return -1;
+    int discard = 0;
+    for (int k = 0; k < NK; k++) discard |= s->discard[k];
+    if ((s->deck_n || discard) && buf_push(out, CODE(ACT_BLIND, 0))) return -1;
+    return 0;
+}
+
+static int legal_actions(const State *s, const BoardT *board, Buf *out) {
+    out->n = 0;
+    int p = s->current;
+    switch (s->phase) {
+    case PH_CHOOSE_ACTION: {
+        if (card_draws(s, out)) return -1;
+        if (s->tdeck_n && buf_push(out, CODE(ACT_TICKETS, 0))) return -1;
+        const int *hand = s->hands[p];
+        int locos = hand[LOCO], total = hand_sum(hand), best = 0;
+        for (int c = 0; c < 8; c++)
+            if (hand[c] > best) best = hand[c];
+        /* The fewest cards a route needs, checked before listing (the engine's candidate
+         * filter, claims.claim_candidates; most routes fail it): each route compares its length
+         * with one of these counts (RouteT.need, set by board_prepare). */
+        int counts[NEED_COUNTS];
+        for (int c = 0; c < 8; c++) {
+            counts[NEED_COLOR + c] = hand[c];
+            counts[NEED_COLOR_LOCOS + c] = hand[c] + locos;
+        }
+        counts[NEED_BEST] = best;
+        counts[NEED_BEST_LOCOS] = best + locos;
+        counts[NEED_FERRY] = locos ? total : total - 2;
+        counts[NEED_TOTAL] = total;
+        int order[8];
+        int n_order = colors_by_count(hand, order);
+        const uint64_t *open_by_trains = board->length_mask[s->trains[p] < 0 ? 0 : s->trains[p]];
+        uint64_t fits0 = 0, fits1 = 0;
+        for (int g = 0; g < NEED_COUNTS; g++) {
+            int v = counts[g];
+            v = v < 0 ? 0 : (v < MAX_NEED ? v : MAX_NEED - 1); /* no route fits a count of 0 */
+            fits0 |= board->need_mask[g][v][0];
+            fits1 |= board->need_mask[g][v][1];
+        }
+        fits0 &= open_by_trains[0] & ~s->closed[p][0];
+        fits1 &= open_by_trains[1] & ~s->closed[p][1];
+        for (int w = 0; w < 2; w++) {
+            uint64_t fits = w ? fits1 : fits0;
+            while (fits) {
+                int rid = 64 * w + __builtin_ctzll(fits);
+                fits &= fits - 1;
+                if (payment_options(&board->routes[rid], rid, hand, total, order, n_order, out)) return -1;
+            }
+        }
+        if (out->n == 0 && buf_push(out, CODE(ACT_PASS, 0))) return -1;
+        return 0;
+    }
+    case PH_SECOND_CARD:
+        return card_draws(s, out);
+    case PH_INITIAL_TICKETS:
+    case PH_KEEP_TICKETS: {
+        int m = s->n_offer[p];
+        int minimum = s->phase == PH_INITIAL_TICKETS ? 2 : 1;
+        if (minimum > m) minimum = m;
+        const uint8_t *offer = s->offers[p];
+        for (int size = m; size >= minimum; size--) {
+            /* itertools.combinations(offer, size): lexicographic index tuples */
+            int idx[SLOTS];
+            for (int i = 0; i < size; i++) idx[i] = i;
+            for (;;) {
+                uint64_t mask = 0;
+                for (int i = 0; i < size; i++) mask |= (uint64_t)1 << offer[idx[i]];
+                if (buf_push(out, CODE(ACT_KEEP, 0) | (mask << 11))) return -1;
+                int i = size - 1;
+                while (i >= 0 && idx[i] == i + m - size) i--;
+                if (i < 0) break;
+                idx[i]++;
+                for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+            }
+        }
+        return 0;
+    }
+    case PH_TUNNEL_EXTRA: {
+        const int *hand = s->hands[p];
+        int needed = s->t_needed, color = s->t_color;
+        int color_max = s->t_loco_only ? 0 : (hand[color] < needed ? hand[color] : needed);
+        for (int cc = color_max; cc >= 0; cc--) {
+            int lc = needed - cc;
+            if (lc > hand[LOCO]) break;
+            int pay[NK] = {0};
+            if (cc) pay[color] = cc;
+            pay[LOCO] = lc;
+            if (buf_push(out, CODE(ACT_EXTRA, 0) | pack_counts(pay))) return -1;
+        }
+        return buf_push(out, CODE(ACT_DECLINE, 0));
+    }
+    default:
+        return 0;
+    }
+}
+
+/* ------------------------------------------------------------------------ transitions */
+
+static void game_over(State *s) { s->phase = PH_GAME_OVER; }
+
+static void end_turn(State *s, int passed) {
+    for (int i = 0; i < SLOTS; i++) {
+        if (s->display[i] == EMPTY) {
+            int card = draw_card(s);
+            if (card == EMPTY) break;
+            s->display[i] = card;
+        }
+    }
+    int p = s->current;
+    s->turn++;
+    s->consecutive_passes = passed ? s->consecutive_passes + 1 : 0;
+    if (s->final_turns_left < 0) {
+        if (s->trains[p] <= 2) {
+            s->final_round_trigger = p;
+            s->final_turns_left = s->players;
+        }
+    } else {
+        s->final_turns_left--;
+        if (s->final_turns_left == 0) {
+            game_over(s);
+            return;
+        }
+    }
+    if (s->consecutive_passes >= s->players) {
+        game_over(s);
+        return;
+    }
+    s->current = (p + 1) % s->players;
+    s->phase = PH_CHOOSE_ACTION;
+}
+
+static void after_first_card(State *s) {
+    int available = s->deck_n;
+    for (int k = 0; k < NK && !available; k++) available |= s->discard[k];
+    for (int i = 0; i < SLOTS && !available; i++) available |= s->display[i] != EMPTY;
+    if (s->phase == PH_CHOOSE_ACTION && available)
+        s->phase = PH_SECOND_CARD;
+    else
+        end_turn(s, 0);
+}
+
+static void pay_cards(State *s, int p, const int *pay) {
+    for (int k = 0; k < NK; k++) {
+        int c = pay[k];
+        if (c) {
+            s->hands[p][k] -= c;
+            s->discard[k] += c;
+            if (s->known[p][k]) s->known[p][k] = s->known[p][k] > c ? s->known[p][k] - c : 0;
+        }
+    }
+}
+
+static void place(State *s, const BoardT *board, int p, int rid) {
+    s->owner[rid] = (int8_t)p;
+    int twin = board->routes[rid].twin;
+    for (int q = 0; q < s->players; q++) {
+        s->closed[q][rid >> 6] |= (uint64_t)1 << (rid & 63);
+        /* R6.14: at 2 players a double route's other lane closes; at 3 only to its owner. */
+        if (twin >= 0 && (s->players == 2 || q == p)) s->closed[q][twin >> 6] |= (uint64_t)1 << (twin & 63);
+    }
+    s->trains[p] -= board->routes[rid].length;
+    s->scores[p] += board->routes[rid].points;
+}
+
+/* Applies a legal action (unchecked, as GameCore.apply_unchecked). */
+static void apply_action(State *s, const BoardT *board, uint64_t code) {
+    int p = s->current;
+    int type = (int)(code & 7U);
+    int arg = (int)((code >> 3) & 255U);
+    s->n_actions++;
+    switch (type) {
+    case ACT_FACE_UP: {
+        int card = s->display[arg];
+        s->hands[p][card]++;
+        s->known[p][card]++;
+        s->display[arg] = draw_card(s);
+        after_first_card(s);
+        return;
+    }
+    case ACT_BLIND: {
+        int card = draw_card(s);
+        s->hands[p][card]++;
+        after_first_card(s);
+        return;
+    }
+    case ACT_TICKETS: {
+        int count = s->tdeck_n < 3 ? s->tdeck_n : 3;
+        for (int i = 0; i < count; i++) s->offers[p][i] = s->tdeck[--s->tdeck_n];
+        s->n_offer[p] = count;
+        sort_small(s->offers[p], count);
+        s->phase = PH_KEEP_TICKETS;
+        return;
+    }
+    case ACT_KEEP: {
+        uint64_t mask = code >> 11;
+        for (int t = 0; t < MAX_TICKETS; t++)
+            if (mask & ((uint64_t)1 << t)) s->tickets[p][s->n_tickets[p]++] = (uint8_t)t;
+        for (int i = 0; i < s->n_offer[p]; i++) {
+            int t = s->offers[p][i];
+            if (!(mask & ((uint64_t)1 << t))) s->returned[p][s->n_returned[p]++] = (uint8_t)t;
+        }
+        s->n_offer[p] = 0;
+        if (s->phase == PH_INITIAL_TICKETS) {
+            int nxt = (p + 1) % s->players;
+            if (nxt == s->first_player) s->phase = PH_CHOOSE_ACTION;
+            s->current = nxt;
+        } else {
+            end_turn(s, 0);
+        }
+        return;
+    }
+    case ACT_CLAIM: {
+        int pay[NK];
+        unpack_counts(code, pay);
+        const RouteT *r = &board->routes[arg];
+        if (r->kind != K_TUNNEL) {
+            pay_cards(s, p, pay);
+            place(s, board, p, arg);
+            end_turn(s, 0);
+            return;
+        }
+        int total = 0;
+        for (int k = 0; k < NK; k++) {
+            total += pay[k];
+            if (pay[k]) {
+                s->hands[p][k] -= pay[k];
+                s->known[p][k] = s->known[p][k] > pay[k] ? s->known[p][k] - pay[k] : 0;
+            }
+        }
+        int loco_only = total == pay[LOCO];
+        int color = r->color;
+        if (color == GRAY) {
+            color = LOCO;
+            for (int c = 0; c < 8; c++)
+                if (pay[c]) {
+                    color = c;
+                    break;
+                }
+        }
+        int revealed[3], n_rev = 0, needed = 0;
+        for (int i = 0; i < 3; i++) {
+            int card = draw_card(s);
+            if (card == EMPTY) break;
+            revealed[n_rev++] = card;
+        }
+        for (int i = 0; i < n_rev; i++)
+            needed += loco_only ? revealed[i] == LOCO : (revealed[i] == LOCO || revealed[i] == color);
+        if (needed == 0) {
+            for (int i = 0; i < n_rev; i++) s->discard[revealed[i]]++;
+            for (int k = 0; k < NK; k++) s->discard[k] += pay[k];
+            place(s, board, p, arg);
+            end_turn(s, 0);
+            return;
+        }
+        s->tunnel_active = 1;
+        s->t_route = arg;
+        memcpy(s->t_base, pay, sizeof(pay));
+        memcpy(s->t_revealed, revealed, sizeof(revealed));
+        s->t_n_revealed = n_rev;
+        s->t_needed = needed;
+        s->t_color = color;
+        s->t_loco_only = loco_only;
+        s->phase = PH_TUNNEL_EXTRA;
+        return;
+    }
+    case ACT_EXTRA:
+    case ACT_DECLINE: {
+        for (int i = 0; i < s->t_n_revealed; i++) s->discard[s->t_revealed[i]]++;
+        s->tunnel_active = 0;
+        if (type == ACT_EXTRA) {
+            int pay[NK];
+            unpack_counts(code, pay);
+            pay_cards(s, p, pay);
+            for (int k = 0; k < NK; k++) s->discard[k] += s->t_base[k];
+            place(s, board, p, s->t_route);
+        } else {
+            for (int k = 0; k < NK; k++) {
+                s->hands[p][k] += s->t_base[k];
+                s->known[p][k] += s->t_base[k];
+            }
+        }
+        end_turn(s, 0);
+        return;
+    }
+    default: /* pass */
+        end_turn(s, 1);
+        return;
+    }
+}
+
+/* ---------------------------------------------------------------------------- scoring */
+
+typedef struct {
+    int route_points[MAX_PLAYERS], ticket_points[MAX_PLAYERS], completed[MAX_PLAYERS], failed[MAX_PLAYERS];
+    int globetrotter[MAX_PLAYERS], longest[MAX_PLAYERS], total[MAX_PLAYERS];
+    int n_winners, winners[MAX_PLAYERS];
+    int decided_by; /* 0 score, 1 tickets, 2 longest path, 3 shared */
+    uint64_t ticket_done[MAX_PLAYERS];
+} Result;
+
+static int uf_find(int *parent, int x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+typedef struct {
+    int n_edges;
+    int ea[MAX_ROUTES], eb[MAX_ROUTES], el[MAX_ROUTES];
+    int used[MAX_ROUTES];
+    int best;
+    int adj[MAX_CITIES][MAX_ROUTES];
+    int n_adj[MAX_CITIES];
+} Trail;
+
+static void trail_walk(Trail *t, int city, int total) {
+    if (total > t->best) t->best = total;
+    for (int i = 0; i < t->n_adj[city]; i++) {
+        int e = t->adj[city][i];
+        if (!t->used[e]) {
+            t->used[e] = 1;
+            trail_walk(t, t->ea[e] == city ? t->eb[e] : t->ea[e], total + t->el[e]);
+            t->used[e] = 0;
+        }
+    }
+}
+
+static int longest_trail(const State *s, const BoardT *board, int p) {
+    static __thread Trail t;
+    t.n_edges = 0;
+    t.best = 0;
+    memset(t.n_adj, 0, sizeof(t.n_adj));
+    for (int rid = 0; rid < board->n_routes; rid++) {
+        if (s->owner[rid] != p) continue;
+        int e = t.n_edges++;
+        const RouteT *r = &board->routes[rid];
+        t.ea[e] = r->a;
+        t.eb[e] = r->b;
+        t.el[e] = r->length;
+        t.used[e] = 0;
+        t.adj[r->a][t.n_adj[r->a]++] = e;
+        if (r->b != r->a) t.adj[r->b][t.n_adj[r->b]++] = e;
+    }
+    for (int c = 0; c < board->n_cities; c++)
+        if (t.n_adj[c]) trail_walk(&t, c, 0);
+    return t.best;
+}
+
+/* Scores the game as it stands (R9); the longest trails only when ``all_paths`` or a tie needs them. */
+static void score(const State *s, const BoardT *board, Result *res, int all_paths) {
+    memset(res, 0, sizeof(Result));
+    int n = s->players, most = 0;
+    for (int p = 0; p < n; p++) {
+        int parent[MAX_CITIES];
+        for (int c = 0; c < board->n_cities; c++) parent[c] = c;
+        for (int rid = 0; rid < board->n_routes; rid++) {
+            if (s->owner[rid] != p) continue;
+            int ra = uf_find(parent, board->routes[rid].a), rb = uf_find(parent, board->routes[rid].b);
+            if (ra != rb) parent[ra] = rb;
+        }
+        res->route_points[p] = s->scores[p];
+        for (int i = 0; i < s->n_tickets[p]; i++) {
+            const TicketT *t = &board->tickets[s->tickets[p][i]];
+            if (uf_find(parent, t->a) == uf_find(parent, t->b)) {
+                res->completed[p]++;
+                res->ticket_points[p] += t->points;
+                res->ticket_done[p] |= (uint64_t)1 << i;
+            } else {
+                res->failed[p]++;
+                res->ticket_points[p] -= t->points;
+            }
+        }
+        if (res->completed[p] > most) most = res->completed[p];
+        res->longest[p] = -1;
+    }
+    int best = -100000;
+    for (int p = 0; p < n; p++) {
+        res->globetrotter[p] = most > 0 && res->completed[p] == most ? 10 : 0;
+        res->total[p] = res->route_points[p] + res->ticket_points[p] + res->globetrotter[p];
+        if (res->total[p] > best) best = res->total[p];
+        if (all_paths) res->longest[p] = longest_trail(s, board, p);
+    }
+    int tied[MAX_PLAYERS], n_tied = 0;
+    for (int p = 0; p < n; p++)
+        if (res->total[p] == best) tied[n_tied++] = p;
+    res->decided_by = 0;
+    if (n_tied > 1) {
+        int best_t = -1, m = 0;
+        for (int i = 0; i < n_tied; i++)
+            if (res->completed[tied[i]] > best_t) best_t = res->completed[tied[i]];
+        for (int i = 0; i < n_tied; i++)
+            if (res->completed[tied[i]] == best_t) tied[m++] = tied[i];
+        n_tied = m;
+        res->decided_by = 1;
+    }
+    if (n_tied > 1) {
+        int best_l = -1, m = 0;
+        for (int i = 0; i < n_tied; i++) {
+            int q = tied[i];
+            if (res->longest[q] < 0) res->longest[q] = longest_trail(s, board, q);
+            if (res->longest[q] > best_l) best_l = res->longest[q];
+        }
+        for (int i = 0; i < n_tied; i++)
+            if (res->longest[tied[i]] == best_l) tied[m++] = tied[i];
+        n_tied = m;
+        res->decided_by = n_tied > 1 ? 3 : 2;
+    }
+    res->n_winners = n_tied;
+    memcpy(res->winners, tied, (size_t)n_tied * sizeof(int));
+}
+
+/* ----------------------------------------------------------------------- Python types */
+
+typedef struct {
+    PyObject_HEAD BoardT b;
+} CoreBoard;
+
+static PyTypeObject CoreBoardType;
+
+static int int_item(PyObject *seq, Py_ssize_t i, int *out) {
+    PyObject *item = PySequence_GetItem(seq, i);
+    if (item == NULL) return -1;
+    long v = PyLong_AsLong(item);
+    Py_DECREF(item);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* CoreBoard(routes, tickets, cities): routes are (a, b, length, color, kind, ferry_locomotives,
+ * twin, points) with kind 0 regular, 1 ferry, 2 tunnel, 3 special and -1 for gray / no twin;
+ * tickets are (a, b, points). */
+static int CoreBoard_init(CoreBoard *self, PyObject *args, PyObject *kwds) {
+    PyObject *routes, *tickets;
+    int cities;
+    static char *kwlist[] = {"routes", "tickets", "cities", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi", kwlist, &routes, &tickets, &cities)) return -1;
+    Py_ssize_t nr = PySequence_Length(routes), nt = PySequence_Length(tickets);
+    if (nr < 0 || nt < 0) return -1;
+    if (nr < 1 || nr > MAX_ROUTES || nt < 1 || nt > MAX_TICKETS || cities < 2 || cities > MAX_CITIES) {
+        PyErr_Format(PyExc_ValueError, "the core takes 1-%d routes, 1-%d tickets and 2-%d cities", MAX_ROUTES,
+                     MAX_TICKETS, MAX_CITIES);
+        return -1;
+    }
+    BoardT *b = &self->b;
+    b->n_routes = (int)nr;
+    b->n_tickets = (int)nt;
+    b->n_cities = cities;
+    for (Py_ssize_t i = 0; i < nr; i++) {
+        PyObject *r = PySequence_GetItem(routes, i);
+        if (r == NULL) return -1;
+        int v[8], bad = PySequence_Length(r) != 8;
+        for (int k = 0; k < 8 && !bad; k++) bad = int_item(r, k, &v[k]) != 0;
+        Py_DECREF(r);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a route is 8 ints");
+            return -1;
+        }
+        if (v[0] < 0 || v[0] >= cities || v[1] < 0 || v[1] >= cities || v[2] < 1 || v[2] > 9 || v[3] < -1 ||
+            v[3] > 7 || v[4] < 0 || v[4] > 3 || v[5] < 0 || v[5] > v[2] || v[6] < -1 || v[6] >= nr) {
+            PyErr_Format(PyExc_ValueError, "route %zd is out of range", i);
+            return -1;
+        }
+        RouteT *rt = &b->routes[i];
+        rt->a = v[0], rt->b = v[1], rt->length = v[2], rt->color = v[3], rt->kind = v[4];
+        rt->ferry_locos = v[5], rt->twin = v[6], rt->points = v[7];
+        board_prepare(rt);
+    }
+    board_masks(b);
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *t = PySequence_GetItem(tickets, i);
+        if (t == NULL) return -1;
+        int v[3], bad = PySequence_Length(t) != 3;
+        for (int k = 0; k < 3 && !bad; k++) bad = int_item(t, k, &v[k]) != 0;
+        Py_DECREF(t);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a ticket is 3 ints");
+            return -1;
+        }
+        if (v[0] < 0 || v[0] >= cities || v[1] < 0 || v[1] >= cities) {
+            PyErr_Format(PyExc_ValueError, "ticket %zd is out of range", i);
+            return -1;
+        }
+        b->tickets[i].a = v[0], b->tickets[i].b = v[1], b->tickets[i].points = v[2];
+    }
+    return 0;
+}
+
+static PyTypeObject CoreBoardType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ttr_nordic.fast._core.CoreBoard",
+    .tp_basicsize = sizeof(CoreBoard),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)CoreBoard_init,
+    .tp_doc = "The board's numbers for the core: CoreBoard(routes, tickets, cities).",
+};
+
+typedef struct {
+    PyObject_HEAD CoreBoard *board;
+    State s;
+    Buf legal;
+} CoreGame;
+
+static PyTypeObject CoreGameType;
+
+static void CoreGame_dealloc(CoreGame *self) {
+    Py_XDECREF(self->board);
+    free(self->legal.v);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static CoreGame *new_game(CoreBoard *board) {
+    CoreGame *g = PyObject_New(CoreGame, &CoreGameType);
+    if (g == NULL) return NULL;
+    Py_INCREF(board);
+    g->board = board;
+    g->legal.v = NULL;
+    g->legal.n = g->legal.cap = 0;
+    return g;
+}
+
+/* CoreGame(board, players, seed, first_player=-1): GameState.new's game. */
+static PyObject *CoreGame_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    PyObject *board, *seed;
+    int players, first = -1;
+    static char *kwlist[] = {"board", "players", "seed", "first_player", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iO|i", kwlist, &CoreBoardType, &board, &players, &seed, &first))
+        return NULL;
+    if (players < 2 || players > 3 || first < -1 || first >= players) {
+        PyErr_SetString(PyExc_ValueError, "the core plays 2 or 3 players, first_player -1 or a seat");
+        return NULL;
+    }
+    if (!PyLong_Check(seed)) {
+        PyErr_SetString(PyExc_TypeError, "the seed must be an int");
+        return NULL;
+    }
+    CoreGame *g = new_game((CoreBoard *)board);
+    if (g == NULL) return NULL;
+    if (mt_seed_object(&g->s.rng, seed)) {
+        Py_DECREF(g);
+        return NULL;
+    }
+    setup(&g->s, &g->board->b, players, first);
+    return (PyObject *)g;
+}
+
+static PyObject *CoreGame_clone(CoreGame *self, PyObject *unused) {
+    CoreGame *g = new_game(self->board);
+    if (g == NULL) return NULL;
+    g->s = self->s;
+    return (PyObject *)g;
+}
+
+static PyObject *codes_list(const Buf *b) {
+    PyObject *out = PyList_New(b->n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < b->n; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(b->v[i]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *CoreGame_legal(CoreGame *self, PyObject *unused) {
+    if (legal_actions(&self->s, &self->board->b, &self->legal)) return PyErr_NoMemory();
+    return codes_list(&self->legal);
+}
+
+/* apply(code): the action must be one of legal()'s codes now (checked: a ValueError otherwise). */
+static PyObject *CoreGame_apply(CoreGame *self, PyObject *arg) {
+    uint64_t code = PyLong_AsUnsignedLongLong(arg);
+    if (code == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    if (legal_actions(&self->s, &self->board->b, &self->legal)) return PyErr_NoMemory();
+    for (int i = 0; i < self->legal.n; i++) {
+        if (self->legal.v[i] == code) {
+            apply_action(&self->s, &self->board->b, code);
+            Py_RETURN_NONE;
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "action code %llu is not legal now", (unsigned long long)code);
+    return NULL;
+}
+
+static PyObject *int_list(const int *v, int n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(v[i]));
+    return out;
+}
+
+static PyObject *byte_list(const uint8_t *v, int n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(v[i]));
+    return out;
+}
+
+/* state(): every field, as ttr_nordic.fast.state_fields lists them for an engine GameState. */
+static PyObject *CoreGame_state(CoreGame *self, PyObject *unused) {
+    State *s = &self->s;
+    int n = s->players;
+    PyObject *hands = PyList_New(n), *known = PyList_New(n), *tickets = PyList_New(n), *returned = PyList_New(n),
+             *offers = PyList_New(n);
+    for (int p = 0; p < n; p++) {
+        PyList_SET_ITEM(hands, p, int_list(s->hands[p], NK));
+        PyList_SET_ITEM(known, p, int_list(s->known[p], NK));
+        PyList_SET_ITEM(tickets, p, byte_list(s->tickets[p], s->n_tickets[p]));
+        PyList_SET_ITEM(returned, p, byte_list(s->returned[p], s->n_returned[p]));
+        PyList_SET_ITEM(offers, p, byte_list(s->offers[p], s->n_offer[p]));
+    }
+    int owner[MAX_ROUTES];
+    for (int r = 0; r < self->board->b.n_routes; r++) owner[r] = s->owner[r];
+    PyObject *tunnel;
+    if (s->tunnel_active)
+        tunnel = Py_BuildValue("(iNNiii)", s->t_route, int_list(s->t_base, NK), int_list(s->t_revealed, s->t_n_revealed),
+                               s->t_needed, s->t_color, s->t_loco_only);
+    else
+        tunnel = Py_NewRef(Py_None);
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:i,s:N,s:i,s:i,s:i,s:i}", "deck",
+                         byte_list(s->deck, s->deck_n), "discard", int_list(s->discard, NK), "display",
+                         int_list(s->display, SLOTS), "hands", hands, "known", known, "tickets", tickets,
+                         "returned_tickets", returned, "ticket_deck", byte_list(s->tdeck, s->tdeck_n), "offers",
+                         offers, "route_owner", int_list(owner, self->board->b.n_routes), "trains",
+                         int_list(s->trains, n), "scores", int_list(s->scores, n), "current", s->current, "phase",
+                         s->phase, "first_player", s->first_player, "tunnel", tunnel, "final_turns_left",
+                         s->final_turns_left, "final_round_trigger", s->final_round_trigger, "consecutive_passes",
+                         s->consecutive_passes, "turn", s->turn);
+}
+
+static PyObject *result_tuple(const Result *r, int n) {
+    static const char *decided[4] = {"score", "tickets", "longest path", "shared"};
+    return Py_BuildValue("(NNNNNNNs)", int_list(r->route_points, n), int_list(r->ticket_points, n),
+                         int_list(r->completed, n), int_list(r->globetrotter, n), int_list(r->longest, n),
+                         int_list(r->total, n), int_list(r->winners, r->n_winners), decided[r->decided_by]);
+}
+
+/* result(): (route points, ticket points, tickets completed, globetrotter, longest trail,
+ * totals, winners, decided_by), each a list per player but the last two. */
+static PyObject *CoreGame_result(CoreGame *self, PyObject *unused) {
+    Result r;
+    score(&self->s, &self->board->b, &r, 1);
+    return result_tuple(&r, self->s.players);
+}
+
+static PyObject *CoreGame_get_phase(CoreGame *self, void *c) { return PyLong_FromLong(self->s.phase); }
+static PyObject *CoreGame_get_current(CoreGame *self, void *c) { return PyLong_FromLong(self->s.current); }
+static PyObject *CoreGame_get_players(CoreGame *self, void *c) { return PyLong_FromLong(self->s.players); }
+static PyObject *CoreGame_get_actions(CoreGame *self, void *c) { return PyLong_FromLong(self->s.n_actions); }
+static PyObject *CoreGame_get_is_over(CoreGame *self, void *c) { return PyBool_FromLong(self->s.phase == PH_GAME_OVER); }
+
+static PyGetSetDef CoreGame_getset[] = {
+    {"phase", (getter)CoreGame_get_phase, NULL, "the phase, as the index of the engine's Phase member", NULL},
+    {"current", (getter)CoreGame_get_current, NULL, "the seat to decide", NULL},
+    {"players", (getter)CoreGame_get_players, NULL, "the number of players", NULL},
+    {"actions", (getter)CoreGame_get_actions, NULL, "actions applied so far", NULL},
+    {"is_over", (getter)CoreGame_get_is_over, NULL, "whether the game is over", NULL},
+    {NULL},
+};
+
+static PyMethodDef CoreGame_methods[] = {
+    {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
+    {"legal", (PyCFunction)CoreGame_legal, METH_NOARGS, "the legal action codes, in the engine's order"},
+    {"apply", (PyCFunction)CoreGame_apply, METH_O, "apply one legal action code"},
+    {"state", (PyCFunction)CoreGame_state, METH_NOARGS, "every field of the state, as a dict"},
+    {"result", (PyCFunction)CoreGame_result, METH_NOARGS, "the final scoring"},
+    {NULL},
+};
+
+static PyTypeObject CoreGameType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ttr_nordic.fast._core.CoreGame",
+    .tp_basicsize = sizeof(CoreGame),
+    .tp_dealloc = (destructor)CoreGame_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = CoreGame_new,
+    .tp_methods = CoreGame_methods,
+    .tp_getset = CoreGame_getset,
+    .tp_doc = "A game in the compiled core: CoreGame(board, players, seed, first_player=-1).",
+};
+
+/* play_random(board, players, first_seed, games): one game per seed s in first_seed..+games,
+ * dealt as GameState.new(players, seed=s) and played with random.Random(s).choice over the legal
+ * list (the same games as benchmarks/engine_speed.py's Python path). Returns (actions, a list
+ * of the totals of every game, flattened). */
+static PyObject *play_random(PyObject *mod, PyObject *args) {
+    CoreBoard *board;
+    int players;
+    long long first_seed, games;
+    if (!PyArg_ParseTuple(args, "O!iLL", &CoreBoardType, &board, &players, &first_seed, &games)) return NULL;
+    if (players < 2 || players > 3 || first_seed < 0 || games < 0 || games > 100000000) {
+        PyErr_SetString(PyExc_ValueError, "2 or 3 players, a non-negative first seed, 0 to 10**8 games");
+        return NULL;
+    }
+    Buf legal = {NULL, 0, 0};
+    State *s = (State *)malloc(sizeof(State));
+    int *totals = (int *)malloc((size_t)(games * players + 1) * sizeof(int));
+    long long actions = 0;
+    int failed = s == NULL || totals == NULL;
+    Py_BEGIN_ALLOW_THREADS;
+    for (long long g = 0; g < games && !failed; g++) {
+        MT chooser;
+        uint64_t seed = (uint64_t)(first_seed + g);
+        mt_seed_u64(&s->rng, seed);
+        mt_seed_u64(&chooser, seed);
+        setup(s, &board->b, players, -1);
+        while (s->phase != PH_GAME_OVER) {
+            if (legal_actions(s, &board->b, &legal)) {
+                failed = 1;
+                break;
+            }
+            apply_action(s, &board->b, legal.v[mt_below(&chooser, (uint32_t)legal.n)]);
+        }
+        actions += s->n_actions;
+        Result r;
+        score(s, &board->b, &r, 0);
+        for (int p = 0; p < players; p++) totals[g * players + p] = r.total[p];
+    }
+    Py_END_ALLOW_THREADS;
+    PyObject *out = failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)(games * players));
+    for (long long i = 0; out != NULL && i < games * players; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(totals[i]));
+    free(s);
+    free(totals);
+    free(legal.v);
+    if (out == NULL) return NULL;
+    return Py_BuildValue("(LN)", actions, out);
+}
+
+static PyMethodDef module_methods[] = {
+    {"play_random", play_random, METH_VARARGS, "play seeded random games; (actions, totals)"},
+    {NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled core of the Nordic Countries rules.", -1,
+                                    module_methods};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&CoreBoardType) < 0 || PyType_Ready(&CoreGameType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddObjectRef(m, "CoreBoard", (PyObject *)&CoreBoardType) < 0 ||
+        PyModule_AddObjectRef(m, "CoreGame", (PyObject *)&CoreGameType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
