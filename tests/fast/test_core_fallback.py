@@ -56,3 +56,14 @@ def test_engine_speed_falls_back_to_python_without_the_core() -> None:
     )
     assert refused.returncode == 2
     assert "the compiled core is not available" in refused.stderr
+
+
+def test_batched_speed_prints_the_median() -> None:
+    done = run_benchmark("batched_speed.py", "--envs", "4", "--steps", "5", "--runs", "3")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    runs = [float(line.split()[2]) for line in lines if line.startswith("run ")]
+    assert len(runs) == 3
+    assert lines[-1] == f"steps_per_second {sorted(runs)[1]:.0f}"
+    refused = run_benchmark("batched_speed.py", "--envs", "0")
+    assert refused.returncode == 2

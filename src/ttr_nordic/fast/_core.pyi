@@ -1,4 +1,6 @@
 # The compiled core (see _core.c); optional: ttr_nordic.fast says whether it is built.
+from typing import Any
+
 class CoreBoard:
     def __init__(
         self,
@@ -23,3 +25,28 @@ class CoreGame:
     ) -> tuple[list[int], list[int], list[int], list[int], list[int], list[int], list[int], str]: ...
 
 def play_random(board: CoreBoard, players: int, first_seed: int, games: int, /) -> tuple[int, list[int]]: ...
+
+class CoreBatch:
+    def __init__(
+        self,
+        board: CoreBoard,
+        n_envs: int,
+        players: int,
+        seat: int,
+        seed: int,
+        win_reward: bool,
+        record: bool,
+        space: tuple[int, ...],
+        claim_index: bytes,
+        slotted: list[int],
+        layout: tuple[int, ...],
+        obs: Any,
+        mask: Any,
+        rewards: Any,
+        dones: Any,
+        /,
+    ) -> None: ...
+    def reset(self) -> None: ...
+    def step(self, actions: Any, /) -> None: ...
+    def sample(self, out: Any, seed: int, /) -> None: ...
+    def episode(self, index: int, /) -> tuple[int, list[int]]: ...
