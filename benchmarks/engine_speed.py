@@ -16,10 +16,11 @@ The last line is ``games_per_second <median of the runs>``.
     .venv/bin/python benchmarks/engine_speed.py [--games N] [--runs 5] [--players 2] [--no-freeze]
         [--engine auto|core|python] [--cpu-time]
 
-``--engine``: random games run on the compiled core (``ttr_nordic.fast``) where it is built
-(``auto``, the default; default 20,000 games per run), else on the Python engine (``python``;
-default 1,000). The core plays the very same games (same deals, same ``random.Random(seed).choice``
-over the same legal lists; ``tests/fast/`` checks it), all in C: one call per run.
+``--engine``: the games run on the compiled core (``ttr_nordic.fast``) where it is built
+(``auto``, the default; default 20,000 random or 2,000 Route Focus games per run), else on the
+Python engine (``python``; default 1,000 or 100). The core plays the very same games (same deals,
+same ``random.Random(seed).choice`` over the same legal lists, or the same Route Focus choices;
+``tests/fast/`` checks it), all in C: one call per run.
 ``--cpu-time`` divides by the process's CPU time instead of the wall clock (on a shared, loaded
 machine the wall clock counts other programs' time too).
 
@@ -96,6 +97,15 @@ def run_core_games(seeds: range, players: int, clock: Callable[[], float] = time
     return RunResult(clock() - start, 0.0, 0, actions, len(seeds))
 
 
+def run_core_route_focus_games(seeds: range, players: int, clock: Callable[[], float] = time.perf_counter) -> RunResult:
+    """Play the same Route Focus games in the compiled core (its Route Focus agents) and time them."""
+    from ttr_nordic.fast import play_route_focus_games
+
+    start = clock()
+    actions, _ = play_route_focus_games(players, seeds.start, len(seeds))
+    return RunResult(clock() - start, 0.0, 0, actions, len(seeds))
+
+
 def run_route_focus_games(seeds: range, players: int, clock: Callable[[], float] = time.perf_counter) -> RunResult:
     """Play one Route Focus game per seed as tournaments do, and time them."""
     # Imported here: the random-play figure needs only the engine.
@@ -140,11 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             "the compiled core is not available (build it: python hatch_build.py; TTR_NORDIC_PURE_PYTHON unset)"
         )
-    core = args.policy == "random" and args.engine != "python" and fast.AVAILABLE
-    if args.policy != "random" and args.engine == "core":
-        parser.error("--engine core plays random games only")
+    core = args.engine != "python" and fast.AVAILABLE
     if args.games is None:
-        args.games = (20_000 if core else 1000) if args.policy == "random" else 100
+        args.games = (20_000 if core else 1000) if args.policy == "random" else (2000 if core else 100)
     if args.games < 1 or args.runs < 1:
         parser.error("--games and --runs must be at least 1")
 
@@ -156,7 +164,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{'the compiled core' if core else 'the Python engine'}; "
         f"{'CPU time' if args.cpu_time else 'wall clock'})"
     )
-    run = (run_core_games if core else run_games) if args.policy == "random" else run_route_focus_games
+    if args.policy == "random":
+        run = run_core_games if core else run_games
+    else:
+        run = run_core_route_focus_games if core else run_route_focus_games
     clock = time.process_time if args.cpu_time else time.perf_counter
     results = []
     for index in range(args.runs):

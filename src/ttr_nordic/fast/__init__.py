@@ -45,7 +45,7 @@ from ..engine.claims import claim_action, keep_action
 from ..engine.core import KIND_CODE
 
 if TYPE_CHECKING:
-    from ._core import CoreBoard, CoreGame
+    from ._core import CoreAgent, CoreBoard, CoreGame
 
 
 def _load() -> ModuleType | None:
@@ -260,6 +260,28 @@ class FastGame:
         return self.core.result()[5]
 
 
+def core_agent(seed: int, light: bool = False, long_weights: bool = False) -> CoreAgent:
+    """Route Focus in the core, choosing what ``RouteFocusAgent(seed=seed)`` chooses (with ``light``
+    what ``LightRouteFocus`` chooses, the expert's rollout policy; with ``long_weights`` their
+    long-route variants): ``agent.choose(game.core)`` is the code of its action.
+
+    >>> if AVAILABLE:
+    ...     game = FastGame.new(players=2, seed=4)
+    ...     code = core_agent(seed=8).choose(game.core)
+    ...     assert decode_action(code) in game.legal_actions()
+    """
+    agent: CoreAgent = core_module().CoreAgent(seed, light, long_weights)
+    return agent
+
+
+def play_route_focus_games(players: int, first_seed: int, games: int, light: bool = False) -> tuple[int, list[int]]:
+    """Play ``games`` Route Focus games in the core as ``benchmarks/engine_speed.py --policy
+    route_focus`` plays them on the engine (``play_game`` with ``RouteFocusAgent(seed=s * players +
+    q)`` at seat ``q``, seeds from ``first_seed``; ``LightRouteFocus`` with ``light``): (actions in
+    all, every game's totals one after the other)."""
+    return core_module().play_route_focus(core_board(), players, first_seed, games, light)  # type: ignore[no-any-return]
+
+
 def play_random_games(players: int, first_seed: int, games: int) -> tuple[int, list[int]]:
     """Play ``games`` random games in the core, the games ``benchmarks/engine_speed.py`` plays on
     the engine (``GameState.new(players, seed=s)``, ``random.Random(s).choice`` over the legal list,
@@ -270,9 +292,11 @@ def play_random_games(players: int, first_seed: int, games: int) -> tuple[int, l
 __all__ = [
     "AVAILABLE",
     "FastGame",
+    "core_agent",
     "core_board",
     "decode_action",
     "encode_action",
     "play_random_games",
+    "play_route_focus_games",
     "state_fields",
 ]

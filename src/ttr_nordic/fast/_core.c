@@ -200,6 +200,10 @@ typedef struct {
      * the count; by trains, the routes no longer than that. */
     uint64_t need_mask[NEED_COUNTS][MAX_NEED][2];
     uint64_t length_mask[TRAINS_PER_PLAYER + 1][2];
+    /* Route Focus's planning tables (_policy.h, policy_tables) */
+    double train_cost[MAX_ROUTES], long_cost[MAX_ROUTES];
+    int held_slot[MAX_ROUTES];
+    int n_adj[MAX_CITIES], adj_route[MAX_CITIES][16], adj_other[MAX_CITIES][16];
 } BoardT;
 
 static void board_masks(BoardT *b) {
@@ -994,6 +998,8 @@ static void score(const State *s, const BoardT *board, Result *res, int all_path
     memcpy(res->winners, tied, (size_t)n_tied * sizeof(int));
 }
 
+#include "_policy.h"
+
 /* ----------------------------------------------------------------------- Python types */
 
 typedef struct {
@@ -1051,7 +1057,16 @@ static int CoreBoard_init(CoreBoard *self, PyObject *args, PyObject *kwds) {
         rt->ferry_locos = v[5], rt->twin = v[6], rt->points = v[7];
         board_prepare(rt);
     }
+    for (int c = 0; c < cities; c++) {
+        int degree = 0;
+        for (int r = 0; r < b->n_routes; r++) degree += (b->routes[r].a == c) + (b->routes[r].b == c);
+        if (degree > 16) {
+            PyErr_Format(PyExc_ValueError, "city %d has more than 16 routes", c);
+            return -1;
+        }
+    }
     board_masks(b);
+    policy_tables(b);
     for (Py_ssize_t i = 0; i < nt; i++) {
         PyObject *t = PySequence_GetItem(tickets, i);
         if (t == NULL) return -1;
@@ -1889,8 +1904,119 @@ static PyTypeObject CoreBatchType = {
     .tp_doc = "N games stepped together with observations and masks (see ttr_nordic.rl.batched).",
 };
 
+
+/* ------------------------------------------------------------------------ Route Focus agents */
+
+typedef struct {
+    PyObject_HEAD Agent agent;
+} CoreAgent;
+
+static PyTypeObject CoreAgentType;
+
+/* CoreAgent(seed, light=False, long_weights=False): RouteFocusAgent(seed=seed), or with light
+ * LightRouteFocus, with long_weights their long-route variants (LongRouteFocus, LightLongRouteFocus). */
+static int CoreAgent_init(CoreAgent *self, PyObject *args, PyObject *kwds) {
+    PyObject *seed;
+    int light = 0, long_weights = 0;
+    static char *kwlist[] = {"seed", "light", "long_weights", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pp", kwlist, &seed, &light, &long_weights)) return -1;
+    if (!PyLong_Check(seed)) {
+        PyErr_SetString(PyExc_TypeError, "the seed must be an int");
+        return -1;
+    }
+    memset(&self->agent, 0, sizeof(Agent));
+    if (mt_seed_object(&self->agent.rng, seed)) return -1;
+    self->agent.light = light;
+    self->agent.long_weights = long_weights;
+    return 0;
+}
+
+/* choose(game): the code of the agent's action in the game's current decision. */
+static PyObject *CoreAgent_choose(CoreAgent *self, PyObject *arg) {
+    if (!PyObject_TypeCheck(arg, &CoreGameType)) {
+        PyErr_SetString(PyExc_TypeError, "choose() takes a CoreGame");
+        return NULL;
+    }
+    CoreGame *g = (CoreGame *)arg;
+    if (g->s.phase == PH_GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    int index;
+    if (policy_choose(&g->s, &g->board->b, &self->agent, &g->legal, &index)) return PyErr_NoMemory();
+    return PyLong_FromUnsignedLongLong(g->legal.v[index]);
+}
+
+static PyMethodDef CoreAgent_methods[] = {
+    {"choose", (PyCFunction)CoreAgent_choose, METH_O, "the agent's action code for the game's decision"},
+    {NULL},
+};
+
+static PyTypeObject CoreAgentType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ttr_nordic.fast._core.CoreAgent",
+    .tp_basicsize = sizeof(CoreAgent),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)CoreAgent_init,
+    .tp_methods = CoreAgent_methods,
+    .tp_doc = "Route Focus in the core: CoreAgent(seed, light=False, long_weights=False).",
+};
+
+/* play_route_focus(board, players, first_seed, games, light): Route Focus against Route Focus as
+ * benchmarks/engine_speed.py plays it (GameState.new(players, seed=s), the agent of seat q seeded
+ * s * players + q). Returns (actions, every game's totals). */
+static PyObject *play_route_focus(PyObject *mod, PyObject *args) {
+    CoreBoard *board;
+    int players, light;
+    long long first_seed, games;
+    if (!PyArg_ParseTuple(args, "O!iLLp", &CoreBoardType, &board, &players, &first_seed, &games, &light)) return NULL;
+    if (players < 2 || players > 3 || first_seed < 0 || games < 0 || games > 100000000) {
+        PyErr_SetString(PyExc_ValueError, "2 or 3 players, a non-negative first seed, 0 to 10**8 games");
+        return NULL;
+    }
+    Buf legal = {NULL, 0, 0};
+    State *s = (State *)malloc(sizeof(State));
+    Agent *agents = (Agent *)calloc(3, sizeof(Agent));
+    int *totals = (int *)malloc((size_t)(games * players + 1) * sizeof(int));
+    long long actions = 0;
+    int failed = s == NULL || agents == NULL || totals == NULL;
+    Py_BEGIN_ALLOW_THREADS;
+    for (long long g = 0; g < games && !failed; g++) {
+        uint64_t seed = (uint64_t)(first_seed + g);
+        mt_seed_u64(&s->rng, seed);
+        setup(s, &board->b, players, -1);
+        for (int q = 0; q < players; q++) {
+            memset(&agents[q], 0, sizeof(Agent));
+            mt_seed_u64(&agents[q].rng, seed * (uint64_t)players + (uint64_t)q);
+            agents[q].light = light;
+        }
+        while (s->phase != PH_GAME_OVER && s->n_actions < 10000) {
+            int index;
+            if (policy_choose(s, &board->b, &agents[s->current], &legal, &index)) {
+                failed = 1;
+                break;
+            }
+            apply_action(s, &board->b, legal.v[index]);
+        }
+        actions += s->n_actions;
+        Result r;
+        score(s, &board->b, &r, 0);
+        for (int p = 0; p < players; p++) totals[g * players + p] = r.total[p];
+    }
+    Py_END_ALLOW_THREADS;
+    PyObject *out = failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)(games * players));
+    for (long long i = 0; out != NULL && i < games * players; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(totals[i]));
+    free(s);
+    free(agents);
+    free(totals);
+    free(legal.v);
+    if (out == NULL) return NULL;
+    return Py_BuildValue("(LN)", actions, out);
+}
+
 static PyMethodDef module_methods[] = {
     {"play_random", play_random, METH_VARARGS, "play seeded random games; (actions, totals)"},
+    {"play_route_focus", play_route_focus, METH_VARARGS, "play seeded Route Focus games; (actions, totals)"},
     {NULL},
 };
 
@@ -1898,14 +2024,16 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compile
                                     module_methods};
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&CoreBoardType) < 0 || PyType_Ready(&CoreGameType) < 0 || PyType_Ready(&CoreBatchType) < 0)
+    if (PyType_Ready(&CoreBoardType) < 0 || PyType_Ready(&CoreGameType) < 0 || PyType_Ready(&CoreBatchType) < 0 ||
+        PyType_Ready(&CoreAgentType) < 0)
         return NULL;
     scaled_tables_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "CoreBoard", (PyObject *)&CoreBoardType) < 0 ||
         PyModule_AddObjectRef(m, "CoreGame", (PyObject *)&CoreGameType) < 0 ||
-        PyModule_AddObjectRef(m, "CoreBatch", (PyObject *)&CoreBatchType) < 0) {
+        PyModule_AddObjectRef(m, "CoreBatch", (PyObject *)&CoreBatchType) < 0 ||
+        PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -28,7 +28,7 @@ from ..engine import (
     Phase,
     RouteKind,
 )
-from . import FastGame, encode_action, state_fields
+from . import FastGame, core_agent, decode_action, encode_action, state_fields
 
 
 class Mismatch(AssertionError):
@@ -115,4 +115,37 @@ def compare_game(players: int, seed: int, hoard: bool = False) -> Counter[str]:
     return seen
 
 
-__all__ = ["Mismatch", "compare_game", "hoarding_chooser"]
+def compare_route_focus_game(players: int, seed: int, light: bool = False) -> int:
+    """Play Route Focus against Route Focus (``LightRouteFocus`` with ``light``) as ``play_game``
+    does, the Python agents on the engine and the core's agents in the core, seat ``q`` seeded
+    ``seed * players + q``; raise :class:`Mismatch` at the first decision where the two choose
+    differently. Returns the number of decisions."""
+    from ..ai.base import legal_listing
+    from ..ai.baselines import RouteFocusAgent
+    from ..ai.expert import LightRouteFocus
+
+    agent_class = LightRouteFocus if light else RouteFocusAgent
+    game = GameState.new(players=players, seed=seed)
+    core = FastGame.new(players=players, seed=seed)
+    agents = [agent_class(seed=seed * players + q) for q in range(players)]
+    core_agents = [core_agent(seed * players + q, light=light) for q in range(players)]
+    listing = legal_listing(game, agent_class)
+    step = 0
+    while not game.is_over:
+        player = game.current
+        action = agents[player].choose(game.view(player, log=False), listing())
+        code = core_agents[player].choose(core.core)
+        if code != encode_action(action):
+            raise Mismatch(
+                f"Route Focus{' (light)' if light else ''}, {players} players, seed {seed}, decision {step} "
+                f"({game.phase.name}): engine {action.notation()}, core {decode_action(code).notation()}"
+            )
+        game.apply_unchecked(action)
+        core.apply(action)
+        step += 1
+    if any(agent.fallbacks for agent in agents):
+        raise Mismatch(f"seed {seed}: a Python agent fell back to its safety net")
+    return step
+
+
+__all__ = ["Mismatch", "compare_game", "compare_route_focus_game", "hoarding_chooser"]
