@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from functools import lru_cache
+from dataclasses import fields
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine import (
     Action,
@@ -42,7 +42,7 @@ from ..engine.actions import DECLINE_TUNNEL, DRAW_BLIND, DRAW_FACE_UP, DRAW_TICK
 from ..engine.board import GRAY
 from ..engine.cards import to_counts
 from ..engine.claims import claim_action, keep_action
-from ..engine.core import KIND_CODE
+from ..engine.core import KIND_CODE, TunnelAttempt
 
 if TYPE_CHECKING:
     from ._core import CoreAgent, CoreBoard, CoreGame
@@ -76,10 +76,16 @@ def core_module() -> ModuleType:
     return _CORE
 
 
-@lru_cache(maxsize=4)
+_BOARDS: dict[int, tuple[Board, CoreBoard]] = {}
+
+
 def core_board(board: Board | None = None) -> CoreBoard:
-    """The core's copy of ``board``'s numbers (default: the engine's loaded board)."""
+    """The core's copy of ``board``'s numbers (default: the engine's loaded board), made once per
+    board (remembered by identity: hashing a board costs more than a rollout)."""
     board = board or load_board()
+    entry = _BOARDS.get(id(board))
+    if entry is not None and entry[0] is board:
+        return entry[1]
     routes = [
         (
             r.a,
@@ -95,7 +101,17 @@ def core_board(board: Board | None = None) -> CoreBoard:
     ]
     tickets = [(t.a, t.b, t.points) for t in board.tickets]
     result: CoreBoard = core_module().CoreBoard(routes, tickets, len(board.cities))
+    _BOARDS[id(board)] = (board, result)
     return result
+
+
+def supports(state: GameState) -> bool:
+    """Whether the core plays ``state``'s rules: the official rules (a config of players, seed and
+    first player only) on a board within its limits; anything else stays on the engine."""
+    return AVAILABLE and {f.name for f in fields(state.config)} == _OFFICIAL_CONFIG and state.num_players in (2, 3)
+
+
+_OFFICIAL_CONFIG = frozenset({"players", "seed", "first_player"})
 
 
 def _pack(counts: Sequence[int]) -> int:
@@ -239,6 +255,45 @@ class FastGame:
     def clone(self) -> FastGame:
         return FastGame(self.core.clone())
 
+    @classmethod
+    def from_state(cls, state: GameState) -> FastGame:
+        """The engine ``state`` (a determinized sample too) moved into the core, its random
+        generator's state included: both go on with the same cards."""
+        words = state.rng.getstate()[1]
+        return cls(core_module().from_fields(core_board(state.board), state_fields(state), words))
+
+    def to_state(self, template: GameState) -> GameState:
+        """This game as an engine state, with ``template``'s board, config and ``determinized``
+        flag (the state it came from); the history and log start empty."""
+        fields: dict[str, Any] = self.core.state()
+        state = type(template)._blank(template.board, template.config)
+        for name in ("deck", "discard", "display", "ticket_deck", "route_owner", "trains", "scores"):
+            setattr(state, name, list(fields[name]))
+        for name in ("hands", "known", "tickets", "returned_tickets", "offers"):
+            setattr(state, name, [list(row) for row in fields[name]])
+        for name in ("current", "first_player", "final_turns_left", "final_round_trigger", "consecutive_passes"):
+            setattr(state, name, fields[name])
+        state.turn = fields["turn"]
+        state.phase = PHASES[fields["phase"]]
+        tunnel = fields["tunnel"]
+        if tunnel is not None:
+            route, base, revealed, needed, color, locomotive_only = tunnel
+            state.tunnel = TunnelAttempt(route, to_counts(base), tuple(revealed), needed, color, bool(locomotive_only))
+        state.rng.setstate((3, self.core.rng_state(), None))
+        state.determinized = template.determinized
+        return state
+
+    def play_out(self, seed: int, horizon: int, policies: Sequence[tuple[bool, bool]]) -> None:
+        """``ai.expert.play_out`` in the core: every seat plays Route Focus, ``policies[q]`` saying
+        (light, long-route weights) for seat ``q``, whose agent is seeded ``seed + q``; stop at the
+        end or after ``horizon`` actions (0: none)."""
+        self.core.play_out(seed, horizon, list(policies))
+
+    def rollout_result(self) -> tuple[list[int], list[int]]:
+        """The totals and the winners of the game as it stands."""
+        result = self.core.result()
+        return result[5], result[6]
+
     def legal_codes(self) -> list[int]:
         """The legal actions as core codes, in the engine's order."""
         return self.core.legal()
@@ -299,4 +354,5 @@ __all__ = [
     "play_random_games",
     "play_route_focus_games",
     "state_fields",
+    "supports",
 ]
