@@ -1,13 +1,13 @@
 """Batched environment speed: env steps a second with observations and masks, one core.
 
 Each run steps ``--envs`` games ``--steps`` times (``ttr_nordic.rl.batched.BatchedEnv``, random
-opponents, the learner playing a uniformly random legal id drawn by ``BatchedEnv.sample``); a
-step of one game is the learner's action, the opponents' replies until the learner decides
+opponents or ``--opponent route_focus``, the learner playing a uniformly random legal id drawn
+by ``BatchedEnv.sample``); a step of one game is the learner's action, the opponents' replies until the learner decides
 again, and the new observation and mask. Finished games restart inside the step. The last line
 is ``steps_per_second <median of the runs>``.
 
     .venv/bin/python benchmarks/batched_speed.py [--envs 256] [--steps 200] [--runs 5] [--players 2]
-        [--engine auto|core|python] [--cpu-time]
+        [--engine auto|core|python] [--opponent random|route_focus] [--cpu-time]
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
     parser.add_argument("--players", type=int, choices=(2, 3), default=2, help="players per game (default 2)")
     parser.add_argument("--engine", choices=("auto", "core", "python"), default="auto", help="where the games run")
+    parser.add_argument("--opponent", choices=("random", "route_focus"), default="random", help="the opponents")
     parser.add_argument("--cpu-time", action="store_true", help="rates per CPU-second of this process")
     args = parser.parse_args(argv)
     if args.envs < 1 or args.steps < 1 or args.runs < 1:
@@ -43,9 +44,10 @@ def main(argv: list[str] | None = None) -> int:
             "the compiled core is not available (build it: python hatch_build.py; unset TTR_NORDIC_PURE_PYTHON)"
         )
     compiled = {"auto": None, "core": True, "python": False}[args.engine]
-    env = BatchedEnv(args.envs, players=args.players, seed=0, compiled=compiled)
+    env = BatchedEnv(args.envs, players=args.players, seed=0, compiled=compiled, opponent=args.opponent)
     print(
         f"batched_speed: {args.runs} runs x {args.steps} steps of {args.envs} {args.players}-player games "
+        f"against {args.opponent.replace('_', ' ')} "
         f"(Python {platform.python_version()}, {platform.machine()}; "
         f"{'the compiled core' if env.compiled else 'the Python engine'}; "
         f"{'CPU time' if args.cpu_time else 'wall clock'})"

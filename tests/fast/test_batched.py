@@ -19,8 +19,10 @@ from ttr_nordic.rl.observation import encode_view
 needs_core = pytest.mark.skipif(not fast.AVAILABLE, reason="the compiled core is not built or is turned off")
 
 
-def trajectory(compiled: bool, players: int, reward: str, steps: int) -> list[tuple[np.ndarray, ...]]:
-    env = BatchedEnv(6, players=players, seat=1, seed=40, reward=reward, compiled=compiled)
+def trajectory(
+    compiled: bool, players: int, reward: str, steps: int, opponent: str = "random"
+) -> list[tuple[np.ndarray, ...]]:
+    env = BatchedEnv(6, players=players, seat=1, seed=40, reward=reward, compiled=compiled, opponent=opponent)
     obs, masks = env.reset()
     out = [(obs.copy(), masks.copy())]
     for step in range(steps):
@@ -30,10 +32,13 @@ def trajectory(compiled: bool, players: int, reward: str, steps: int) -> list[tu
 
 
 @needs_core
-@pytest.mark.parametrize(("players", "reward"), [(2, "margin"), (3, "win")])
-def test_core_and_engine_give_the_same_arrays(players: int, reward: str) -> None:
-    core = trajectory(True, players, reward, 250)
-    engine = trajectory(False, players, reward, 250)
+@pytest.mark.parametrize(
+    ("players", "reward", "opponent", "steps"),
+    [(2, "margin", "random", 250), (3, "win", "random", 250), (2, "win", "route_focus", 200)],
+)
+def test_core_and_engine_give_the_same_arrays(players: int, reward: str, opponent: str, steps: int) -> None:
+    core = trajectory(True, players, reward, steps, opponent)
+    engine = trajectory(False, players, reward, steps, opponent)
     finished = 0
     for step, (ours, theirs) in enumerate(zip(core, engine, strict=True)):
         for a, b in zip(ours, theirs, strict=True):
@@ -81,6 +86,8 @@ def test_bad_settings_are_refused() -> None:
         BatchedEnv(0)
     with pytest.raises(ValueError, match="opponent"):
         BatchedEnv(1, opponent="expert")
+    with pytest.raises(ValueError, match="seed"):
+        BatchedEnv(1, seed=-1)
     with pytest.raises(ValueError, match="seat"):
         BatchedEnv(1, players=2, seat=2)
     with pytest.raises(ValueError, match="reward"):

@@ -44,7 +44,7 @@ from .pettingzoo_env import REWARDS, end_rewards
 if TYPE_CHECKING:
     from ttr_nordic.fast._core import CoreBatch
 
-OPPONENTS = ("random",)
+OPPONENTS = ("random", "route_focus")
 _ID_SLOTS, _ID_LOCOS, _ID_TOTALS = 10, MAX_LOCOMOTIVES + 1, 37
 
 
@@ -64,7 +64,7 @@ def _layout() -> tuple[int, ...]:
 
 
 class BatchedEnv:
-    """``num_envs`` games of ``seat`` against random opponents, stepped together (see the module)."""
+    """``num_envs`` games of ``seat`` against ``opponent`` players, stepped together (see the module)."""
 
     def __init__(
         self,
@@ -96,6 +96,7 @@ class BatchedEnv:
         self.seat = seat
         self.seed = seed
         self.reward_kind = reward
+        self.opponent = opponent
         self.record = record
         self.compiled = fast.AVAILABLE if compiled is None else compiled
         self.space = action_space()
@@ -116,6 +117,7 @@ class BatchedEnv:
                 seed,
                 reward == "win",
                 record,
+                opponent == "route_focus",
                 (*ids, space.extra, space.claim),
                 _claim_table(),
                 sorted(space.slotted_routes),
@@ -181,6 +183,19 @@ class BatchedEnv:
         return self._python.seeds[index], list(self._python.games[index].history)
 
 
+def _opponents(env: BatchedEnv, seed: int, game: GameState) -> Callable[[GameState], Action]:
+    """The opponents' choice in a game of the batch (see the module)."""
+    if env.opponent == "random":
+        pick = random.Random(seed).choice
+        return lambda state: pick(state.legal_action_list())
+    from ttr_nordic.ai.base import legal_listing
+    from ttr_nordic.ai.baselines import RouteFocusAgent
+
+    agents = [RouteFocusAgent(seed=seed * env.players + q) for q in range(env.players)]
+    listing = legal_listing(game, RouteFocusAgent)
+    return lambda state: agents[state.current].choose(state.view(state.current, log=False), listing())
+
+
 class _PythonBatch:
     """The same batch on the Python engine (where the core is not built)."""
 
@@ -189,7 +204,7 @@ class _PythonBatch:
         self.next_seed = env.seed
         self.games: list[GameState] = []
         self.seeds: list[int] = []
-        self.choosers: list[Callable[[list[Action]], Action]] = []
+        self.choosers: list[Callable[[GameState], Action]] = []
         self.legal: list[dict[int, Action]] = []
 
     def _start(self, index: int) -> None:
@@ -197,9 +212,9 @@ class _PythonBatch:
         seed = self.next_seed
         self.next_seed += 1
         game = GameState.new(players=env.players, seed=seed)
-        choose = random.Random(seed).choice
+        choose = _opponents(env, seed, game)
         while not game.is_over and game.current != env.seat:
-            game.apply_unchecked(choose(game.legal_action_list()))
+            game.apply_unchecked(choose(game))
         if index == len(self.games):
             self.games.append(game)
             self.seeds.append(seed)
@@ -244,7 +259,7 @@ class _PythonBatch:
             game.apply_unchecked(action)
             choose = self.choosers[index]
             while not game.is_over and game.current != env.seat:
-                game.apply_unchecked(choose(game.legal_action_list()))
+                game.apply_unchecked(choose(game))
             env.rewards[index] = 0.0
             env.dones[index] = 0
             if game.is_over:
