@@ -10,14 +10,14 @@ RUN_STAMP := $(VENV)/.installed-web
 
 .PHONY: run test system-deps lint types pytest pytest-postgres bench bench-server clean
 
-$(STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c src/ttr_nordic/fast/_core.c src/ttr_nordic/fast/_policy.h
+$(STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c src/ttr_nordic/fast/_core.c $(wildcard src/ttr_nordic/fast/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # What `make run` needs: the package with its web extra only (the tests need much more).
-$(RUN_STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c src/ttr_nordic/fast/_core.c src/ttr_nordic/fast/_policy.h
+$(RUN_STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c src/ttr_nordic/fast/_core.c $(wildcard src/ttr_nordic/fast/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[web]'

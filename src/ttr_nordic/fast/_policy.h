@@ -16,12 +16,6 @@
 #define RF_SAFE_SHARE 0.45
 #define RF_WANT_DECAY 1.0
 
-/* random.Random.random(): 53 bits from two draws. */
-static double mt_random(MT *m) {
-    uint32_t a = mt_next(m) >> 5, b = mt_next(m) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
 typedef struct {
     int routes[MAX_ROUTES], n_routes; /* new routes, in the order planned */
     int use[MAX_ROUTES];              /* tickets whose path needs the route (not own) */
