@@ -31,6 +31,7 @@ typedef struct {
     Plan plan;
     int key_trains, key_player, key_n_tickets;
     uint8_t key_tickets[MAX_TICKETS];
+    double key_cost[MAX_ROUTES]; /* Route Focus: the costs the plan was made with */
 } Agent;
 
 /* What one decision reads, worked out once (BaselineAgent._context). */
@@ -586,7 +587,7 @@ static int keep_choice(const State *s, const BoardT *b, Agent *ag, const Buf *le
         int size = __builtin_popcountll(legal->v[i] >> 11);
         if (size < smallest) smallest = size;
     }
-    static __thread Plan root;
+    Plan root;
     memset(&root, 0, sizeof(root));
     double left = plan_onto(b, status, cost, &root, held, nh, budget > 0 ? budget : 0);
     int best = -1;
@@ -599,8 +600,7 @@ static int keep_choice(const State *s, const BoardT *b, Agent *ag, const Buf *le
             if (mask & ((uint64_t)1 << t)) kept[nk++] = (uint8_t)t;
         int order[SLOTS];
         order_tickets(b, kept, nk, order);
-        static __thread Plan plan;
-        plan = root;
+        Plan plan = root;
         double choice_cost[MAX_ROUTES];
         memcpy(choice_cost, cost, sizeof(double) * b->n_routes);
         plan_onto(b, status, choice_cost, &plan, order, nk, left);
@@ -643,17 +643,23 @@ static int keep_choice(const State *s, const BoardT *b, Agent *ag, const Buf *le
     return best;
 }
 
-/* The agent's plan for this decision (BaselineAgent._context). */
+/* The agent's plan for this decision (BaselineAgent._context): made again only when what it
+ * depends on changed -- for LightRouteFocus its tickets, its trains or a planned route's status,
+ * for RouteFocusAgent its tickets, its trains or the costs (which hold the status: 0 own, INF
+ * blocked, the weight free), as the Python agents keep theirs. */
 static void agent_plan(const State *s, const BoardT *b, Agent *ag, const int *status) {
     int me = s->current;
-    if (ag->light && ag->has_plan && ag->key_player == me && ag->key_trains == s->trains[me] &&
-        ag->key_n_tickets == s->n_tickets[me] && memcmp(ag->key_tickets, s->tickets[me], (size_t)s->n_tickets[me]) == 0) {
-        int stands = 1;
-        for (int i = 0; i < ag->plan.n_routes && stands; i++) stands = status[ag->plan.routes[i]] == RF_FREE;
-        if (stands) return;
+    int same = ag->has_plan && ag->key_player == me && ag->key_trains == s->trains[me] &&
+               ag->key_n_tickets == s->n_tickets[me] &&
+               memcmp(ag->key_tickets, s->tickets[me], (size_t)s->n_tickets[me]) == 0;
+    if (same && ag->light) {
+        for (int i = 0; i < ag->plan.n_routes && same; i++) same = status[ag->plan.routes[i]] == RF_FREE;
+        if (same) return;
     }
     double cost[MAX_ROUTES];
     plan_costs(b, status, s->hands[me], ag->light ? 0.0 : 0.1, ag->long_weights, cost);
+    if (same && !ag->light && memcmp(cost, ag->key_cost, sizeof(double) * (size_t)b->n_routes) == 0) return;
+    memcpy(ag->key_cost, cost, sizeof(double) * (size_t)b->n_routes);
     int order[MAX_TICKETS];
     int n = order_tickets(b, s->tickets[me], s->n_tickets[me], order);
     memset(&ag->plan, 0, sizeof(Plan));
@@ -735,7 +741,7 @@ static int policy_choose(const State *s, const BoardT *b, Agent *ag, Buf *legal,
         *index = keep_choice(s, b, ag, legal);
         return 0;
     }
-    static __thread Ctx c;
+    Ctx c;
     c.s = s;
     c.board = b;
     c.me = s->current;
