@@ -379,10 +379,16 @@ static int tunnel_spare(const int *hand, const int *pay) {
     return locos;
 }
 
+/* A route's claims at most: a gray ferry lists one payment per (groups, color cards) of each
+ * color held and of none, at most 9 x 10 x 10 = 900 for the 9 spaces CoreBoard allows a route;
+ * Murmansk-Lieksa one per color and groups, 8 x 10. */
+#define MAX_ROUTE_CLAIMS 1024
+
 /* _payable_claims: indices into legal of the route's claims (a tunnel's with a spare card). */
 static int payable_claims(const Ctx *c, int route, int risky, int *out) {
     int n = 0;
     if (c->run_n[route] <= 0) return 0;
+    if (c->run_n[route] > MAX_ROUTE_CLAIMS) abort(); /* cannot happen on a board CoreBoard accepts (above) */
     int filter = c->board->routes[route].kind == K_TUNNEL && !risky && c->s->final_turns_left < 0;
     for (int i = c->run_start[route]; i < c->run_start[route] + c->run_n[route]; i++) {
         if (filter) {
@@ -403,7 +409,7 @@ static int pay_less(const int *x, const int *y) {
 
 /* BaselineAgent.claim: the cheapest payable claim, keeping cards for ``others``; -1 if none. */
 static int claim_route(const Ctx *c, int route, const int *others, int n_others) {
-    int options[1024];
+    int options[MAX_ROUTE_CLAIMS];
     int n = payable_claims(c, route, 0, options);
     if (n == 0) return -1;
     if (n == 1) return options[0];
@@ -463,7 +469,7 @@ static int best_immediate_claim(const Ctx *c, Agent *ag, double minimum) {
             }
         if (value < minimum) continue;
         if (value < best_v) {
-            int tmp[1024];
+            int tmp[MAX_ROUTE_CLAIMS];
             if (payable_claims(c, r, 0, tmp)) mt_random(&ag->rng);
             continue;
         }
