@@ -86,3 +86,23 @@ def test_the_expert_chooses_the_same_with_core_rollouts(players: int, settings: 
         games[core] = (choices, game.result().totals, expert.searches)
     assert games[True] == games[False]
     assert games[True][2] > 0  # the expert searched
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_core_value_features_are_the_views_features(players: int) -> None:
+    from ttr_nordic.ai.value.features import FEATURE_NAMES, features
+
+    checked = 0
+    for seed in range(12):
+        game = GameState.new(players=players, seed=seed)
+        choose = random.Random(seed).choice
+        while not game.is_over:
+            if game.turn % 9 == 0:
+                core = FastGame.from_state(game)
+                for q in range(players):
+                    values = core.core.features(q)
+                    assert len(values) == len(FEATURE_NAMES)
+                    assert values == features(game.view(q)), (seed, game.turn, q)
+                    checked += 1
+            game.apply_unchecked(choose(game.legal_action_list()))
+    assert checked > 100

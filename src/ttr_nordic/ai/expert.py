@@ -91,6 +91,24 @@ def leaf_value(state: GameState, player: int, all_seats: bool = False) -> float:
     return margin + WIN_BONUS * p_win
 
 
+def core_leaf_value(game: fast.FastGame, player: int, all_seats: bool = False) -> float:
+    """:func:`leaf_value` of a game in the compiled core: the same value model on the same
+    features (``CoreGame.features``, equal to ``value.features.features`` of each view)."""
+    if game.is_over:
+        totals, winners = game.rollout_result()
+        return outcome_value(totals, winners, player, "margin")
+    from .value.model import default_model
+
+    model = default_model()
+    players = game.core.players
+    margin, p_win = model.predict(players, game.core.features(player))
+    if players == 2 or all_seats:
+        others = [model.predict(players, game.core.features(q)) for q in range(players) if q != player]
+        best_other = max(m for m, _ in others)
+        margin, p_win = (margin - best_other) / 2, (p_win + 1.0 - sum(w for _, w in others)) / 2
+    return margin + WIN_BONUS * p_win
+
+
 def status_for(view: PlayerView, player: int) -> tuple[int, ...]:
     """``OWN``/``FREE``/``BLOCKED`` for each route from ``player``'s side, from public facts
     (owners and trains): what :func:`~.planning.route_status` gives in ``player``'s own view."""
@@ -572,11 +590,11 @@ class RolloutSearchAgent:
             game = start.clone()
             game.apply(action)
             game.play_out(seed, horizon, flags)
-            if horizon and not game.is_over:
-                finished.append(leaf_value(game.to_state(sample), me, self.leaf_all_seats))
+            if horizon:
+                finished.append(core_leaf_value(game, me, self.leaf_all_seats))
             else:
                 totals, winners = game.rollout_result()
-                finished.append(outcome_value(totals, winners, me, "margin" if horizon else objective))
+                finished.append(outcome_value(totals, winners, me, objective))
 
     def _seat_policies(self, view: PlayerView) -> list[type[RouteFocusAgent]]:
         """The rollout policy of each seat: ``self.policy``, except the searching seat's own

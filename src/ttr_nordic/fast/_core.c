@@ -314,6 +314,7 @@ static PyGetSetDef CoreGame_getset[] = {
 
 static PyObject *CoreGame_rng_state(CoreGame *self, PyObject *unused);
 static PyObject *CoreGame_play_out(CoreGame *self, PyObject *args);
+static PyObject *CoreGame_features(CoreGame *self, PyObject *arg);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -323,6 +324,7 @@ static PyMethodDef CoreGame_methods[] = {
     {"result", (PyCFunction)CoreGame_result, METH_NOARGS, "the final scoring"},
     {"rng_state", (PyCFunction)CoreGame_rng_state, METH_NOARGS, "the generator's words and position"},
     {"play_out", (PyCFunction)CoreGame_play_out, METH_VARARGS, "finish the game with Route Focus everywhere"},
+    {"features", (PyCFunction)CoreGame_features, METH_O, "the value model's features of a player's view"},
     {NULL},
 };
 

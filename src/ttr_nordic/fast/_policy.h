@@ -774,3 +774,56 @@ static int policy_choose(const State *s, const BoardT *b, Agent *ag, Buf *legal,
     *index = choice >= 0 ? choice : fallback(&c);
     return 0;
 }
+
+/* ai/value/features.py's features(view) of ``me`` (the value model's inputs), into out[16]. */
+#define VALUE_FEATURES 16
+static void value_features(const State *s, const BoardT *b, int me, double *out) {
+    int status[MAX_ROUTES];
+    double cost[MAX_ROUTES];
+    route_status(s, b, me, status);
+    plan_costs(b, status, s->hands[me], 0.0, 0, cost);
+    Plan plan;
+    memset(&plan, 0, sizeof(plan));
+    int tickets[MAX_TICKETS] = {0}, trains = s->trains[me];
+    for (int i = 0; i < s->n_tickets[me]; i++) tickets[i] = s->tickets[me][i];
+    plan_onto(b, status, cost, &plan, tickets, s->n_tickets[me], (double)trains);
+    int completed = 0, pending = 0, infeasible = 0, n_completed = 0;
+    for (int i = 0; i < s->n_tickets[me]; i++) {
+        int t = tickets[i], points = b->tickets[t].points;
+        if (plan.infeasible[t])
+            infeasible += points;
+        else if (plan.completed[t]) {
+            completed += points;
+            n_completed++;
+        } else
+            pending += points;
+    }
+    int opp_trains = 1 << 30, opp_score = -(1 << 30), opp_hand = -1, opp_tickets = -1;
+    for (int q = 0; q < s->players; q++) {
+        if (q == me) continue;
+        int hand = hand_sum(s->hands[q]);
+        if (s->trains[q] < opp_trains) opp_trains = s->trains[q];
+        if (s->scores[q] > opp_score) opp_score = s->scores[q];
+        if (hand > opp_hand) opp_hand = hand;
+        if (s->n_tickets[q] > opp_tickets) opp_tickets = s->n_tickets[q];
+    }
+    int placed = 40 - (trains < opp_trains ? trains : opp_trains), hand = hand_sum(s->hands[me]);
+    int short_ = plan.trains - hand > 0 ? plan.trains - hand : 0, blocked = 0;
+    for (int r = 0; r < b->n_routes; r++) blocked += status[r] == RF_BLOCKED;
+    out[0] = placed / 40.0;
+    out[1] = (double)(s->scores[me] - opp_score);
+    out[2] = (double)trains;
+    out[3] = (double)opp_trains;
+    out[4] = (double)hand;
+    out[5] = (double)opp_hand;
+    out[6] = (double)completed;
+    out[7] = (double)pending;
+    out[8] = (double)infeasible;
+    out[9] = (double)plan.trains;
+    out[10] = (double)(trains - plan.trains);
+    out[11] = pending * short_ / 40.0;
+    out[12] = (double)n_completed;
+    out[13] = (double)opp_tickets;
+    out[14] = (double)blocked / b->n_routes;
+    out[15] = s->final_round_trigger >= 0 ? 1.0 : 0.0;
+}

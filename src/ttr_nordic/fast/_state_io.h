@@ -225,3 +225,19 @@ static PyObject *CoreGame_play_out(CoreGame *self, PyObject *args) {
     }
     Py_RETURN_NONE;
 }
+
+/* features(player): the value model's features of the player's view (ai/value/features.py). */
+static PyObject *CoreGame_features(CoreGame *self, PyObject *arg) {
+    long player = PyLong_AsLong(arg);
+    if (player == -1 && PyErr_Occurred()) return NULL;
+    if (player < 0 || player >= self->s.players) {
+        PyErr_SetString(PyExc_ValueError, "no such player");
+        return NULL;
+    }
+    double out[VALUE_FEATURES];
+    value_features(&self->s, &self->board->b, (int)player, out);
+    PyObject *list = PyList_New(VALUE_FEATURES);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < VALUE_FEATURES; i++) PyList_SET_ITEM(list, i, PyFloat_FromDouble(out[i]));
+    return list;
+}
