@@ -221,7 +221,8 @@ def state_fields(game: GameState) -> dict[str, object]:
 
 
 class FastGame:
-    """A game in the compiled core, with engine actions at its edges.
+    """A game in the compiled core, with engine actions at its edges (one thread at a time:
+    its play-outs run without the interpreter lock).
 
     >>> if AVAILABLE:
     ...     game = FastGame.new(players=3, seed=1)
@@ -303,8 +304,18 @@ class FastGame:
         return [decode_action(code) for code in self.core.legal()]
 
     def apply(self, action: Action) -> None:
-        """Apply a legal action (ValueError, and no change, if it is not legal now)."""
-        self.core.apply(encode_action(action))
+        """Apply a legal action (ValueError, and no change, if it is not legal now).
+
+        >>> if AVAILABLE:
+        ...     try:
+        ...         FastGame.new(2, 1).apply(DRAW_TICKETS)
+        ...     except ValueError as err:
+        ...         assert str(err) == "T is not legal now"
+        """
+        try:
+            self.core.apply(encode_action(action))
+        except ValueError:
+            raise ValueError(f"{action.notation()} is not legal now") from None
 
     def state(self) -> dict[str, object]:
         """Every field, as :func:`state_fields` gives an engine game's."""
