@@ -583,7 +583,8 @@ class RolloutSearchAgent:
     ) -> None:
         """The rollouts of :meth:`_search` for one sample in the core: each action, then
         :func:`play_out` there; the values appended to ``finished`` (fewer once ``deadline`` passed).
-        The deadline is looked at before each rollout: one takes about 0.2 ms in the core."""
+        The deadline is looked at before each rollout: in the core one takes about 0.2 ms cut after
+        24 actions, about 1 ms played to the end."""
         start = fast.FastGame.from_state(sample)
         for action in actions:
             if deadline is not None and time.perf_counter() > deadline:
