@@ -13,6 +13,12 @@ from benchmark_script import run_benchmark
 from ttr_nordic import fast
 
 
+@pytest.mark.skipif(bool(os.environ.get("TTR_NORDIC_PURE_PYTHON")), reason="the core is turned off on purpose")
+def test_the_core_is_built() -> None:
+    # Where it is not, every comparison in tests/fast would be skipped: a silent pass.
+    assert fast.AVAILABLE, "the compiled core is not built: python hatch_build.py"
+
+
 def test_pure_python_turns_the_core_off_with_a_clear_error() -> None:
     code = (
         "from ttr_nordic import fast\n"
