@@ -88,6 +88,8 @@ def test_bad_settings_are_refused() -> None:
         BatchedEnv(1, opponent="expert")
     with pytest.raises(ValueError, match="seed"):
         BatchedEnv(1, seed=-1)
+    with pytest.raises(ValueError, match="seed"):
+        BatchedEnv(1, seed=2**64)
     with pytest.raises(ValueError, match="seat"):
         BatchedEnv(1, players=2, seat=2)
     with pytest.raises(ValueError, match="reward"):

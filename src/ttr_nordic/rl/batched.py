@@ -83,8 +83,8 @@ class BatchedEnv:
             raise ValueError(f"num_envs must be a positive whole number, got {num_envs!r:.40}")
         if players not in (2, 3) or type(seat) is not int or not 0 <= seat < players:
             raise ValueError(f"players must be 2 or 3 and seat one of them, got {players!r:.20}, {seat!r:.20}")
-        if type(seed) is not int or seed < 0:
-            raise ValueError(f"seed must be a non-negative whole number, got {seed!r:.40}")
+        if type(seed) is not int or not 0 <= seed < 2**62:
+            raise ValueError(f"seed must be a whole number from 0 to 2**62 - 1, got {seed!r:.40}")
         if opponent not in OPPONENTS:
             raise ValueError(f"opponent must be one of {OPPONENTS}, not {opponent!r:.40}")
         if reward not in REWARDS:
