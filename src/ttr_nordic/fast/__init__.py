@@ -288,6 +288,8 @@ class FastGame:
         """``ai.expert.play_out`` in the core: every seat plays Route Focus, ``policies[q]`` saying
         (light, long-route weights) for seat ``q``, whose agent is seeded ``seed + q``; stop at the
         end or after ``horizon`` actions (0: none)."""
+        if type(seed) is not int or not 0 <= seed < 2**62:
+            raise ValueError(f"a play-out seed is a whole number from 0 to 2**62 - 1, got {seed!r:.40}")
         self.core.play_out(seed, horizon, list(policies))
 
     def rollout_result(self) -> tuple[list[int], list[int]]:
