@@ -200,10 +200,15 @@ static void encode_obs(const State *s, const BoardT *board, const ObsLayout *L, 
     /* own tickets and whether own routes complete them */
     int parent[MAX_CITIES];
     for (int c = 0; c < board->n_cities; c++) parent[c] = c;
-    for (int r = 0; r < board->n_routes; r++) {
-        if (s->owner[r] != me) continue;
-        int ra = uf_find(parent, board->routes[r].a), rb = uf_find(parent, board->routes[r].b);
-        if (ra != rb) parent[ra] = rb;
+    for (int w = 0; w < 2; w++) { /* own routes, in route order: among the closed ones */
+        uint64_t bits = s->closed[me][w];
+        while (bits) {
+            int r = 64 * w + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (s->owner[r] != me) continue;
+            int ra = uf_find(parent, board->routes[r].a), rb = uf_find(parent, board->routes[r].b);
+            if (ra != rb) parent[ra] = rb;
+        }
     }
     for (int i = 0; i < s->n_tickets[me]; i++) {
         int t = s->tickets[me][i];
@@ -300,7 +305,7 @@ static int start_episode(CoreBatch *b, EnvSlot *e) {
     mt_seed_u64(&e->chooser, e->seed);
     setup(&e->s, &b->board->b, b->players, -1);
     e->n_history = 0;
-    for (int q = 0; q < b->players; q++) { /* RouteFocusAgent(seed=seed * players + q) */
+    for (int q = 0; q < b->players && b->route_focus; q++) { /* RouteFocusAgent(seed=seed * players + q) */
         memset(&e->agents[q], 0, sizeof(Agent));
         mt_seed_u64(&e->agents[q].rng, e->seed * (uint64_t)b->players + (uint64_t)q);
     }
