@@ -10,14 +10,14 @@ RUN_STAMP := $(VENV)/.installed-web
 
 .PHONY: run test system-deps lint types pytest pytest-postgres bench bench-server clean
 
-$(STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c
+$(STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c src/ttr_nordic/fast/_core.c $(wildcard src/ttr_nordic/fast/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # What `make run` needs: the package with its web extra only (the tests need much more).
-$(RUN_STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c
+$(RUN_STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c src/ttr_nordic/fast/_core.c $(wildcard src/ttr_nordic/fast/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[web]'
@@ -61,4 +61,4 @@ bench-server: $(STAMP)
 	$(BIN)/python benchmarks/server_load.py
 
 clean:
-	rm -rf $(VENV) build dist .mypy_cache .ruff_cache src/ttr_nordic/rl/_fastobs*.so
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache src/ttr_nordic/rl/_fastobs*.so src/ttr_nordic/fast/_core*.so

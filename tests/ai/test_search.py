@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
+from ttr_nordic import fast
 from ttr_nordic.ai import play_game
 from ttr_nordic.ai.base import Agent
 from ttr_nordic.ai.baselines import RouteFocusAgent
@@ -179,10 +180,19 @@ def test_touches_only_its_own_samples(
             return _original(self, *args, **kwargs)  # type: ignore[operator]
 
         monkeypatch.setattr(GameState, method, guarded)
+    # Rollouts in the compiled core start from a state moved there: a sample too.
+    from_state = fast.FastGame.from_state
+
+    def guarded_move(state: GameState) -> fast.FastGame:
+        assert state.determinized, "a real GameState moved into the core"
+        touched["from_state"] += 1
+        return from_state(state)
+
+    monkeypatch.setattr(fast.FastGame, "from_state", guarded_move)
     agent = SEARCHERS[name](11)
     for _, view, legal in decisions:
         agent.choose(view, legal)
-    assert touched["apply_unchecked"] > 0
+    assert touched["apply_unchecked"] + touched["from_state"] > 0
 
 
 def test_rollout_value_is_margin_plus_win_bonus() -> None:
@@ -228,7 +238,10 @@ def test_search_scores_rollouts_by_its_objective(
 
     monkeypatch.setattr(expert, "rollout_value", recording)
     game = GameState.new(players=players, seed=6)
-    agent = RolloutSearchAgent(ticket_rollouts=4, keep_candidates=2, light_rollouts=True, objective=objective, seed=1)
+    # It watches the Python rollouts (tests/fast/test_expert_rollouts.py holds the core's to them).
+    agent = RolloutSearchAgent(
+        ticket_rollouts=4, keep_candidates=2, light_rollouts=True, objective=objective, seed=1, core_rollouts=False
+    )
     agent.choose(game.view(game.current), game.legal_action_list())
     assert set(used) == {expected}
 

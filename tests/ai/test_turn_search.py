@@ -327,6 +327,7 @@ def test_three_player_ticket_searches_use_their_own_horizon(players: int, monkey
         horizon=24,
         three_player_ticket_horizon=0,
         seed=2,
+        core_rollouts=False,  # it watches the Python play_out (the core's: tests/fast/test_expert_rollouts.py)
     )
     setup = GameState.new(players=players, seed=4)
     agent.choose(setup.view(setup.decision.player), setup.legal_action_list())

@@ -141,8 +141,13 @@ def load_model(path: str | Path | None = None) -> ValueModel:
 _DEFAULT: list[ValueModel] = []
 
 
-def evaluate(view: PlayerView) -> tuple[float, float]:
-    """(expected final margin, win probability) of ``view`` with the shipped model."""
+def default_model() -> ValueModel:
+    """The shipped model (read once)."""
     if not _DEFAULT:
         _DEFAULT.append(load_model())
-    return _DEFAULT[0].evaluate(view)
+    return _DEFAULT[0]
+
+
+def evaluate(view: PlayerView) -> tuple[float, float]:
+    """(expected final margin, win probability) of ``view`` with the shipped model."""
+    return default_model().evaluate(view)
