@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import fields
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +42,7 @@ from ..engine.board import GRAY
 from ..engine.cards import to_counts
 from ..engine.claims import claim_action, keep_action
 from ..engine.core import KIND_CODE, TunnelAttempt
+from ..engine.variant import OFFICIAL
 
 if TYPE_CHECKING:
     from ._core import CoreAgent, CoreBoard, CoreGame
@@ -108,10 +108,10 @@ def core_board(board: Board | None = None) -> CoreBoard:
 def supports(state: GameState) -> bool:
     """Whether the core plays ``state``'s rules: the official rules (a config of players, seed and
     first player only) on a board within its limits; anything else stays on the engine."""
-    return AVAILABLE and {f.name for f in fields(state.config)} == _OFFICIAL_CONFIG and state.num_players in (2, 3)
-
-
-_OFFICIAL_CONFIG = frozenset({"players", "seed", "first_player"})
+    if not AVAILABLE or state.num_players not in (2, 3):
+        return False
+    variant = state.variant
+    return variant is OFFICIAL or variant == OFFICIAL  # identity first: samples share their game's variant
 
 
 def _pack(counts: Sequence[int]) -> int:
