@@ -1,0 +1,118 @@
+"""The final-scoring ceremony in Chromium: a game that ends while its page is open turns each
+player's tickets over one by one (completed paths lit on the map), can be skipped with Escape,
+ends in the final dialog, and is shown once per game; a game against the computer offers a
+Rematch with the same seats beside New game."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from playwright.sync_api import expect
+from websockets.sync.client import connect
+
+from .conftest import shot
+from .driver import wait_state
+
+
+def create(page: Any, mode: str, seats: list[dict[str, str]]) -> tuple[str, str]:
+    created = page.request.post("/api/games", data={"mode": mode, "seats": seats})
+    data = created.json()
+    return data["game"]["id"], data["invites"][0]["token"]
+
+
+def play_to_the_end(base_url: str, game_id: str, token: str, seed: int, page: Any) -> dict[str, Any]:
+    """Play the seat(s) of ``token`` with random legal moves over the socket (as a second client
+    of the same seat would); when the final round begins, open the game's page, so that the page
+    sees the end happen live. Returns the server's final result."""
+    rng = random.Random(seed)
+    ws_url = base_url.replace("http://", "ws://") + f"/ws/games/{game_id}?token={token}"
+    opened = False
+    with connect(ws_url) as ws:
+        while True:
+            message = json.loads(ws.recv(timeout=30))
+            if message["type"] == "game_over":
+                result: dict[str, Any] = message["result"]
+                return result
+            if message["type"] != "state" or not message["legal"]:
+                continue
+            if not opened and message["view"]["final_turns_left"] is not None:
+                page.goto(f"/play/{game_id}?seat={token}")
+                wait_state(page)
+                opened = True
+            action = rng.choice(message["legal"])["action"]
+            ws.send(json.dumps({"type": "act", "action": action, "seat": message["seat"]}))
+
+
+def test_ceremony_reveals_each_ticket_then_the_final_dialog_once(page: Any, base_url: str) -> None:
+    game_id, token = create(page, "hotseat", [{"name": "Ola"}, {"name": "Kari"}])
+    result = play_to_the_end(base_url, game_id, token, 3, page)
+    ceremony = page.locator("#ceremony")
+    expect(ceremony).to_be_visible(timeout=20000)
+    tickets = sum(len(p["tickets"]) for p in result["players"])
+    expect(ceremony.locator(".ceremony-ticket")).to_have_count(tickets)
+    # Midway: some tickets turned over, others still face down.
+    page.wait_for_function(
+        "() => document.querySelector('#ceremony .ceremony-ticket[data-state=done],"
+        " #ceremony .ceremony-ticket[data-state=fail]')"
+    )
+    shot(page, "ceremony-midway")
+    page.wait_for_function("() => document.querySelector('#ceremony')?.dataset.step === 'end'", timeout=30000)
+    for p in result["players"]:
+        for index, t in enumerate(p["tickets"]):
+            item = ceremony.locator(f'.ceremony-ticket[data-player="{p["player"]}"][data-index="{index}"]')
+            expect(item).to_have_attribute("data-state", "done" if t["completed"] else "fail")
+            expect(item.locator(".ct-points")).to_have_text(f"+{t['value']}" if t["value"] > 0 else str(t["value"]))
+        expect(ceremony.locator(f'.ceremony-score[data-player="{p["player"]}"]')).to_have_text(str(p["total"]))
+    final = page.locator("#final-dialog")
+    expect(final).to_be_visible(timeout=15000)
+    expect(ceremony).to_have_count(0)
+    expect(page.locator(".route.ceremony-path")).to_have_count(0)
+    expect(final.get_by_text("New game")).to_be_visible()
+    expect(final.locator("#rematch")).to_have_count(0)  # pass-and-play: no computer to play again
+    # Once per game: opening it again goes straight to the scores.
+    page.reload()
+    expect(page.locator("#final-dialog")).to_be_visible()
+    expect(page.locator("#ceremony")).to_have_count(0)
+
+
+def test_escape_skips_the_ceremony_and_rematch_keeps_the_seats(page: Any, base_url: str) -> None:
+    seats = [{"kind": "human", "name": "Ola"}, {"kind": "ai", "level": "easy"}, {"kind": "ai", "level": "medium"}]
+    game_id, token = create(page, "ai", seats)
+    play_to_the_end(base_url, game_id, token, 5, page)
+    expect(page.locator("#ceremony")).to_be_visible(timeout=20000)
+    page.wait_for_function("() => Number(document.querySelector('#ceremony')?.dataset.step) >= 1")
+    page.keyboard.press("Escape")
+    expect(page.locator("#ceremony")).to_have_count(0)
+    final = page.locator("#final-dialog")
+    expect(final).to_be_visible()
+    expect(final.get_by_text("New game")).to_be_visible()
+    rematch = final.locator("#rematch")
+    expect(rematch).to_be_visible()
+    shot(page, "final-dialog-rematch")
+    rematch.click()
+    page.wait_for_url(lambda url: "/play/" in url and game_id not in url)
+    wait_state(page)
+    new_id = page.url.split("/play/")[1].split("?")[0]
+    summary = page.request.get(f"/api/games/{new_id}").json()
+    old = page.request.get(f"/api/games/{game_id}").json()
+    assert summary["mode"] == "ai"
+    assert [(s["kind"], s["name"], s["level"]) for s in summary["seats"]] == [
+        (s["kind"], s["name"], s["level"]) for s in old["seats"]
+    ]
+    assert summary["status"] != "finished"
+
+
+def test_skip_button_and_animations_off(page: Any, base_url: str) -> None:
+    game_id, token = create(page, "hotseat", [{"name": "Ola"}, {"name": "Kari"}])
+    play_to_the_end(base_url, game_id, token, 11, page)
+    page.locator("#ceremony-skip").click(timeout=20000)
+    expect(page.locator("#final-dialog")).to_be_visible()
+    # Animations off: the scores at once, no ceremony.
+    page.evaluate("() => localStorage.setItem('ttr-anim', 'off')")
+    game_id, token = create(page, "hotseat", [{"name": "Ola"}, {"name": "Kari"}])
+    play_to_the_end(base_url, game_id, token, 12, page)
+    expect(page.locator("#final-dialog")).to_be_visible(timeout=20000)
+    expect(page.locator("#ceremony")).to_have_count(0)
+    assert page.evaluate("() => document.body.dataset.ceremony") is None
