@@ -24,23 +24,26 @@ def create(page: Any, mode: str, seats: list[dict[str, str]]) -> tuple[str, str]
 
 def play_to_the_end(base_url: str, game_id: str, token: str, seed: int, page: Any) -> dict[str, Any]:
     """Play the seat(s) of ``token`` with random legal moves over the socket (as a second client
-    of the same seat would); when the final round begins, open the game's page, so that the page
-    sees the end happen live. Returns the server's final result."""
+    of the same seat would); when a player is down to 8 trains, open the game's page, so that the
+    page sees the end happen live. Returns the server's final result, with ``final_seen``: whether
+    the page was open before the final round began."""
     rng = random.Random(seed)
     ws_url = base_url.replace("http://", "ws://") + f"/ws/games/{game_id}?token={token}"
     opened = False
+    final_seen = False
     with connect(ws_url) as ws:
         while True:
             message = json.loads(ws.recv(timeout=30))
             if message["type"] == "game_over":
-                result: dict[str, Any] = message["result"]
+                result: dict[str, Any] = {**message["result"], "final_seen": final_seen}
                 return result
             if message["type"] != "state" or not message["legal"]:
                 continue
-            if not opened and message["view"]["final_turns_left"] is not None:
+            if not opened and min(message["view"]["trains"]) <= 8:
                 page.goto(f"/play/{game_id}?seat={token}")
                 wait_state(page)
                 opened = True
+                final_seen = message["view"]["final_turns_left"] is None
             action = rng.choice(message["legal"])["action"]
             ws.send(json.dumps({"type": "act", "action": action, "seat": message["seat"]}))
 
@@ -50,6 +53,11 @@ def test_ceremony_reveals_each_ticket_then_the_final_dialog_once(page: Any, base
     result = play_to_the_end(base_url, game_id, token, 3, page)
     ceremony = page.locator("#ceremony")
     expect(ceremony).to_be_visible(timeout=20000)
+    # The sounds of what the page saw happen (counted per event, whatever the volume).
+    sounds = page.evaluate("() => ({...window.ttrSound.events})")
+    assert sounds["draw"] > 0 and sounds["claim"] > 0
+    if result["final_seen"]:
+        assert sounds["final"] == 1
     tickets = sum(len(p["tickets"]) for p in result["players"])
     expect(ceremony.locator(".ceremony-ticket")).to_have_count(tickets)
     # Midway: some tickets turned over, others still face down.

@@ -148,6 +148,7 @@ export function runCeremony({ gameId, result, board, routeOwner, seats, map, spe
       const item = box.querySelector(`.ceremony-ticket[data-index="${step.index}"]`);
       item.dataset.state = step.ticket.completed ? "done" : "fail";
       item.querySelector(".ct-points").textContent = step.points > 0 ? `+${step.points}` : String(step.points);
+      item.scrollIntoView({ block: "nearest" }); // a long list on a phone scrolls with the reveal
       if (step.ticket.completed) {
         lit.push(...ticketPath(board, routeOwner, step.player, step.ticket.from, step.ticket.to));
         map.setClass("ceremony-path", lit);
