@@ -1,5 +1,5 @@
 """The game's own pictures in Chromium: train cards drawn as SVG (a train on each colour card,
-a locomotive card of its own), one shared <symbol> per kind, the colour letters kept for the
+a locomotive card of its own), one shared image per kind, the colour letters kept for the
 colour-blind option, the deck's card back, tickets as small tickets."""
 
 from __future__ import annotations
@@ -11,13 +11,26 @@ from playwright.sync_api import expect
 from .conftest import shot
 from .driver import keep_all, wait_state
 
-CARDS_JS = """() => [...document.querySelectorAll('#hand .card, #market .faceup .card')].map(c => ({
-  color: [...c.classList].find(k => k.startsWith('card-') && k !== 'card-letter').slice(5),
-  use: c.querySelector('svg.card-art use')?.getAttribute('href') || null,
-  letter: c.querySelector('.card-letter')?.textContent || null,
-  letterShown: getComputedStyle(c.querySelector('.card-letter')).visibility === 'visible',
-  artWidth: c.querySelector('svg.card-art')?.getBoundingClientRect().width || 0,
-}))"""
+CARDS_JS = """() => [...document.querySelectorAll('#hand .card, #market .faceup .card')].map(c => {
+  const art = getComputedStyle(c, '::after');
+  return {
+    color: [...c.classList].find(k => k.startsWith('card-') && k !== 'card-letter').slice(5),
+    mask: art.maskImage || art.webkitMaskImage,
+    image: art.backgroundImage,
+    artWidth: parseFloat(art.width),
+    letter: c.querySelector('.card-letter')?.textContent || null,
+    letterShown: getComputedStyle(c.querySelector('.card-letter')).visibility === 'visible',
+  };
+})"""
+ART_JS = """() => Object.fromEntries(['train', 'loco', 'back'].map(k =>
+  [k, getComputedStyle(document.documentElement).getPropertyValue(`--art-${k}`)]))"""
+
+
+def drawn(card: dict[str, object]) -> bool:
+    """The card shows its picture: the train as a mask, the locomotive as a colour image."""
+    if card["color"] == "locomotive":
+        return "data:image/svg+xml" in str(card["image"])
+    return "data:image/svg+xml" in str(card["mask"])
 
 
 def open_game(page: Any) -> None:
@@ -32,14 +45,17 @@ def test_cards_are_drawn_art_and_keep_their_letters(page: Any) -> None:
     keep_all(page)
     page.wait_for_function("() => document.querySelectorAll('#hand .card').length > 0")
     cards = page.evaluate(CARDS_JS)
-    assert len(cards) >= 9  # the hand's colours and the five face-up cards
+    assert len(cards) >= 6  # the hand's colours and the five face-up cards
+    art = page.evaluate(ART_JS)
+    assert all("data:image/svg+xml" in value and "%3Cpath" in value for value in art.values()), art
     for card in cards:
-        assert card["use"] == ("#art-loco" if card["color"] == "locomotive" else "#art-train"), card
+        assert drawn(card), card
         assert card["artWidth"] > 15, card  # drawn, not collapsed
         assert card["letter"] and card["letterShown"], card  # the colour-blind option is on by default
-    # One symbol per kind, shared by every card.
-    assert page.evaluate("() => document.querySelectorAll('#art-sprite symbol').length") == 3
-    assert page.locator("#deck .card-back-art use").get_attribute("href") == "#art-back"
+    # One image per kind, shared by every card: a render adds no SVG element per card.
+    assert page.locator("#hand svg, #market .faceup svg").count() == 0
+    back = page.locator("#deck .card-back-art").evaluate("n => getComputedStyle(n).backgroundImage")
+    assert "data:image/svg+xml" in back
     # Tickets look like tickets: the points on a stub of their own.
     ticket = page.locator("#tickets .ticket-list li[data-ticket]").first
     expect(ticket).to_be_visible()
@@ -48,7 +64,7 @@ def test_cards_are_drawn_art_and_keep_their_letters(page: Any) -> None:
     page.locator("#cb-toggle").uncheck()
     cards = page.evaluate(CARDS_JS)
     assert cards and not any(c["letterShown"] for c in cards)
-    assert all(c["use"] for c in cards)  # the pictures stay
+    assert all(drawn(c) for c in cards)  # the pictures stay
     page.locator("#cb-toggle").check()
     assert all(c["letterShown"] for c in page.evaluate(CARDS_JS))
 

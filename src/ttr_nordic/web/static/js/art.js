@@ -1,16 +1,14 @@
 // The game's own pictures, drawn in SVG: a train on each colour card, a locomotive card of its
-// own, a card back for the deck. Each picture is one <symbol> in a hidden sprite added once to
-// the page; every card shows it through a <use>, so a render builds no SVG paths per card.
+// own, a card back for the deck. Each is written once below and installed as a CSS image
+// (installCardArt): the cards and the deck show it from art.css, so a render builds no SVG per card.
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const ART_TEXT = {
   deck: "Card back",
 };
 
-const SPRITE_ID = "art-sprite";
-
-/** The symbols: a steam train (colour cards), a locomotive seen from the front, a card back. */
-const SYMBOLS = [
+/** The pictures: a steam train (colour cards), a locomotive seen from the front, a card back. */
+const PICTURES = [
   ["art-train", "0 0 40 24", `
     <circle cx="13" cy="1.8" r="1.6" opacity=".45"/><circle cx="9.5" cy="1.2" r="1.1" opacity=".3"/>
     <path fill-rule="evenodd" d="M10 8h16V3h11v14H10zM28 5h7v5h-7zM12 8V3.5h4V8zM18.5 8a2.5 2.5 0 0 1 5 0zM10 11L3.5 17H10z"/>
@@ -28,50 +26,32 @@ const SYMBOLS = [
     <path fill="#f2c500" d="M12 9l2.2 6.3L12 25l-2.2-9.7zM6 17l6-1.3 6 1.3-6 1.3z" opacity=".9"/>`],
 ];
 
-/** Adds the sprite to the page once (idempotent); returns it. */
-export function ensureSprite(doc = document) {
-  let sprite = doc.getElementById(SPRITE_ID);
-  if (sprite) return sprite;
-  sprite = doc.createElementNS(SVG_NS, "svg");
-  sprite.id = SPRITE_ID;
-  sprite.setAttribute("aria-hidden", "true");
-  sprite.setAttribute("width", "0");
-  sprite.setAttribute("height", "0");
-  sprite.style.position = "absolute";
-  sprite.innerHTML = SYMBOLS.map(([id, box, body]) => `<symbol id="${id}" viewBox="${box}">${body}</symbol>`).join("");
-  doc.body.append(sprite);
-  return sprite;
+/**
+ * The cards' pictures as CSS images (custom properties on the page's root), made once from the
+ * same pictures: every card shows them through its ::after (art.css), so a render adds no element
+ * per card. `--art-train` is a mask painted in the card's ink; `--art-loco` is in colour.
+ *
+ *   installCardArt() → :root { --art-train: url("data:image/svg+xml,…"); --art-loco: …; --art-back: … }
+ */
+export function installCardArt(doc = document) {
+  const root = doc.documentElement;
+  if (root.style.getPropertyValue("--art-train")) return;
+  for (const [id, box, body] of PICTURES) {
+    const image = `<svg xmlns="${SVG_NS}" viewBox="${box}">${body.replace(/\s+/g, " ")}</svg>`;
+    root.style.setProperty(`--${id}`, `url("data:image/svg+xml,${encodeURIComponent(image)}")`);
+  }
 }
+installCardArt();
 
 /**
- * The picture of a card of `color`: an <svg> holding one <use> of the shared symbol.
+ * The back of a train card (the deck, a card flying from it): an element showing `--art-back`.
  *
- *   cardArt("red")        → <svg class="card-art"><use href="#art-train"/></svg>
- *   cardArt("locomotive") → <svg class="card-art loco"><use href="#art-loco"/></svg>
+ *   cardBack() → <span class="card-back-art" role="img" aria-label="Card back"></span>
  */
-export function cardArt(color) {
-  ensureSprite();
-  const loco = color === "locomotive";
-  const picture = document.createElementNS(SVG_NS, "svg");
-  picture.setAttribute("class", `card-art${loco ? " loco" : ""}`);
-  picture.setAttribute("aria-hidden", "true");
-  picture.setAttribute("viewBox", "0 0 40 24");
-  const use = document.createElementNS(SVG_NS, "use");
-  use.setAttribute("href", loco ? "#art-loco" : "#art-train");
-  picture.append(use);
-  return picture;
-}
-
-/** The back of a train card (the deck), drawn from the same sprite. */
 export function cardBack() {
-  ensureSprite();
-  const picture = document.createElementNS(SVG_NS, "svg");
-  picture.setAttribute("class", "card-back-art");
-  picture.setAttribute("viewBox", "0 0 24 34");
+  const picture = document.createElement("span");
+  picture.className = "card-back-art";
   picture.setAttribute("role", "img");
   picture.setAttribute("aria-label", ART_TEXT.deck);
-  const use = document.createElementNS(SVG_NS, "use");
-  use.setAttribute("href", "#art-back");
-  picture.append(use);
   return picture;
 }

@@ -1,5 +1,6 @@
 // Shared helpers: element building, card colours and letters, toasts, dialogs, scoring table.
-import { cardArt } from "./art.js";
+// The cards' pictures (CSS images drawn by art.js, shown by art.css) are installed on import.
+import "./art.js";
 
 export const CARD_COLORS = {
   purple: "#8e44ad", white: "#f5f5f0", blue: "#2a6fdb", yellow: "#f2c500", orange: "#f28c28",
@@ -46,11 +47,10 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A card: its colour, its picture (art.js), its letter (the colour-blind aid) and an optional count. */
+/** A card: its colour (its picture comes with it: art.css), its letter (the colour-blind aid) and an optional count. */
 export function cardChip(color, count = null, extra = {}) {
   const classes = ["card", `card-${color}`, DARK_CARDS.has(color) ? "dark" : ""].join(" ");
   return el("span", { class: classes, title: color, ...extra },
-    CARD_LETTERS[color] && color !== "gray" ? cardArt(color) : null,
     el("span", { class: "card-letter", "aria-hidden": "true", text: CARD_LETTERS[color] || "?" }),
     el("span", { class: "sr-only", text: color }),
     count === null ? null : el("span", { class: "card-count", text: `×${count}` }));
