@@ -73,6 +73,15 @@ def test_ceremony_reveals_each_ticket_then_the_final_dialog_once(page: Any, base
             expect(item).to_have_attribute("data-state", "done" if t["completed"] else "fail")
             expect(item.locator(".ct-points")).to_have_text(f"+{t['value']}" if t["value"] > 0 else str(t["value"]))
         expect(ceremony.locator(f'.ceremony-score[data-player="{p["player"]}"]')).to_have_text(str(p["total"]))
+    # The last completed ticket's path was lit over its owner's routes only.
+    completed = [p for p in result["players"] if any(t["completed"] for t in p["tickets"])]
+    lit = (page.evaluate("() => document.body.dataset.ceremonyLit") or "").split()
+    if completed:
+        assert lit
+        owners = page.evaluate(
+            "ids => ids.map(id => document.querySelector(`.route[data-route='${id}']`)?.dataset.owner)", lit
+        )
+        assert set(owners) == {str(completed[-1]["player"])}, owners
     final = page.locator("#final-dialog")
     expect(final).to_be_visible(timeout=15000)
     expect(ceremony).to_have_count(0)

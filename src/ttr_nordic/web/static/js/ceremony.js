@@ -152,6 +152,7 @@ export function runCeremony({ gameId, result, board, routeOwner, seats, map, spe
       if (step.ticket.completed) {
         lit.push(...ticketPath(board, routeOwner, step.player, step.ticket.from, step.ticket.to));
         map.setClass("ceremony-path", lit);
+        document.body.dataset.ceremonyLit = lit.join(" "); // what is lit, for the tests
       }
       play(step.ticket.completed ? "ticket" : "miss");
     } else {
