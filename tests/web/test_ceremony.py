@@ -15,6 +15,18 @@ from websockets.sync.client import connect
 from .conftest import shot
 from .driver import wait_state
 
+END_JS = """() => {
+  const c = document.querySelector('#ceremony');
+  if (!c || c.dataset.step !== 'end') return null;
+  const lit = (document.body.dataset.ceremonyLit || '').split(' ').filter(Boolean);
+  return {
+    tickets: Object.fromEntries([...c.querySelectorAll('.ceremony-ticket')].map(n =>
+      [`${n.dataset.player}:${n.dataset.index}`, [n.dataset.state, n.querySelector('.ct-points').textContent]])),
+    scores: Object.fromEntries([...c.querySelectorAll('.ceremony-score')].map(n => [n.dataset.player, n.textContent])),
+    owners: lit.map(id => document.querySelector(`.route[data-route='${id}']`)?.dataset.owner),
+  };
+}"""
+
 
 def create(page: Any, mode: str, seats: list[dict[str, str]]) -> tuple[str, str]:
     created = page.request.post("/api/games", data={"mode": mode, "seats": seats})
@@ -56,6 +68,7 @@ def test_ceremony_reveals_each_ticket_then_the_final_dialog_once(page: Any, base
     # The sounds of what the page saw happen (counted per event, whatever the volume).
     sounds = page.evaluate("() => ({...window.ttrSound.events})")
     assert sounds["draw"] > 0 and sounds["claim"] > 0
+    assert sounds["turn"] > 0  # pass-and-play: each player's turn on the shared screen
     if result["final_seen"]:
         assert sounds["final"] == 1
     tickets = sum(len(p["tickets"]) for p in result["players"])
@@ -66,22 +79,18 @@ def test_ceremony_reveals_each_ticket_then_the_final_dialog_once(page: Any, base
         " #ceremony .ceremony-ticket[data-state=fail]')"
     )
     shot(page, "ceremony-midway")
-    page.wait_for_function("() => document.querySelector('#ceremony')?.dataset.step === 'end'", timeout=30000)
+    # At its end (read at once: the panel goes a moment later) every ticket is turned over.
+    shown = page.wait_for_function(END_JS, timeout=30000).json_value()
     for p in result["players"]:
         for index, t in enumerate(p["tickets"]):
-            item = ceremony.locator(f'.ceremony-ticket[data-player="{p["player"]}"][data-index="{index}"]')
-            expect(item).to_have_attribute("data-state", "done" if t["completed"] else "fail")
-            expect(item.locator(".ct-points")).to_have_text(f"+{t['value']}" if t["value"] > 0 else str(t["value"]))
-        expect(ceremony.locator(f'.ceremony-score[data-player="{p["player"]}"]')).to_have_text(str(p["total"]))
+            points = f"+{t['value']}" if t["value"] > 0 else str(t["value"])
+            assert shown["tickets"][f"{p['player']}:{index}"] == ["done" if t["completed"] else "fail", points]
+        assert shown["scores"][str(p["player"])] == str(p["total"])
     # The last completed ticket's path was lit over its owner's routes only.
     completed = [p for p in result["players"] if any(t["completed"] for t in p["tickets"])]
-    lit = (page.evaluate("() => document.body.dataset.ceremonyLit") or "").split()
     if completed:
-        assert lit
-        owners = page.evaluate(
-            "ids => ids.map(id => document.querySelector(`.route[data-route='${id}']`)?.dataset.owner)", lit
-        )
-        assert set(owners) == {str(completed[-1]["player"])}, owners
+        assert shown["owners"], shown
+        assert set(shown["owners"]) == {str(completed[-1]["player"])}, shown["owners"]
     final = page.locator("#final-dialog")
     expect(final).to_be_visible(timeout=15000)
     expect(ceremony).to_have_count(0)

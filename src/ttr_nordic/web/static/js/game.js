@@ -252,8 +252,8 @@ export async function gamePage(app, gameId, token) {
     markTicketCities(view);
     renderLog(view);
     flyDraws(view);
-    sounds.update({ log: view.log, mine: Boolean(view.is_my_turn && legal().length), tunnel: view.tunnel,
-      finalTurnsLeft: view.final_turns_left, over: Boolean(result) });
+    sounds.update({ log: view.log, mine: Boolean(view.is_my_turn && legal().length), seat: msg.seat,
+      tunnel: view.tunnel, finalTurnsLeft: view.final_turns_left, over: Boolean(result) });
     renderPass();
     renderDialogs(view);
     // A phone shows a dialog over the side panel: the guide then floats at the top (style.css).

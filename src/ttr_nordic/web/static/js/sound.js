@@ -116,13 +116,14 @@ export function volumeControl() {
 export function soundCues({ turn = true } = {}) {
   let seen = null; // log length at the last update
   let wasMine = false;
+  let lastSeat = null; // pass-and-play: the seat shown changes at each player's turn
   let hadTunnel = false;
   let finalRound = false;
   return {
-    update({ log, mine, tunnel, finalTurnsLeft, over }) {
+    update({ log, mine, seat = 0, tunnel, finalTurnsLeft, over }) {
       const inFinal = finalTurnsLeft !== null && finalTurnsLeft !== undefined && finalTurnsLeft >= 0;
       if (seen === null) {
-        seen = log.length; wasMine = mine; hadTunnel = Boolean(tunnel); finalRound = inFinal;
+        seen = log.length; wasMine = mine; lastSeat = seat; hadTunnel = Boolean(tunnel); finalRound = inFinal;
         return;
       }
       const fresh = seen <= log.length ? log.slice(seen) : [];
@@ -134,10 +135,11 @@ export function soundCues({ turn = true } = {}) {
       }
       if (tunnel && !hadTunnel) wanted.add("tunnel");
       if (inFinal && !finalRound && !over) wanted.add("final");
-      else if (turn && mine && !wasMine && !over) wanted.add("turn");
+      else if (turn && mine && (!wasMine || seat !== lastSeat) && !over) wanted.add("turn");
       hadTunnel = Boolean(tunnel);
       finalRound = inFinal;
       wasMine = mine;
+      lastSeat = seat;
       for (const name of wanted) play(name);
     },
   };
