@@ -40,7 +40,8 @@ def test_volume_setting_persists_and_zero_makes_no_sound(page: Any) -> None:
     before = page.evaluate(SOUND_JS)
     draw_one(page)
     after = page.evaluate(SOUND_JS)
-    assert after["events"]["draw"] == before["events"]["draw"] + 1
+    # (the computer's own draws may arrive meanwhile: at least this one)
+    assert after["events"]["draw"] >= before["events"]["draw"] + 1
     assert after["nodes"] == 0  # volume 0: no audio node at all
 
 
@@ -51,7 +52,7 @@ def test_effects_per_event_at_a_volume(page: Any) -> None:
     before = page.evaluate(SOUND_JS)
     draw_one(page)  # a key press: the user gesture that lets audio start
     mid = page.evaluate(SOUND_JS)
-    assert mid["events"]["draw"] == before["events"]["draw"] + 1
+    assert mid["events"]["draw"] >= before["events"]["draw"] + 1
     assert mid["nodes"] > before["nodes"]
     # The second card ends the turn; the computer plays, then it is this player's turn again.
     if page.evaluate("() => document.body.dataset.myTurn === '1'"):
