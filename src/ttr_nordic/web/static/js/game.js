@@ -50,6 +50,7 @@ export async function gamePage(app, gameId, token) {
   let fatal = false;
   let scoringShown = false;
   let sawPlay = false; // a state of the game in play was shown: its end happens in front of the player
+  let ceremony = null; // the final-scoring ceremony while it runs
   let hoverTicket = null;
 
   const map = buildMap(data, { onRoute: (id) => clickRoute(id), onCity: (id) => clickCity(id),
@@ -668,12 +669,14 @@ export async function gamePage(app, gameId, token) {
     const speed = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : animSetting.value;
     if (!sawPlay || speed === "off" || ceremonySeen(gameId)) { showScoring(); return; }
     closeDialog();
-    runCeremony({ gameId, result: result.result, board, routeOwner: msg.view.route_owner, seats: seats(),
-      map, speed, onDone: showScoring });
+    ceremony = runCeremony({ gameId, result: result.result, board, routeOwner: msg.view.route_owner, seats: seats(),
+      map, speed, onDone: () => { ceremony = null; showScoring(); } });
   }
 
   function showScoring() {
     scoringShown = true;
+    if (ceremony) { ceremony.skip(); return; } // "Show scores" during the ceremony ends it (it then calls back)
+    if (document.getElementById("final-dialog")) return;
     closeDialog();
     const body = scoringTable(result.result, seats());
     const close = el("button", { type: "button", id: "close-scores", text: "View the board" });
