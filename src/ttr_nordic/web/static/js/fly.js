@@ -2,6 +2,7 @@
 // face-up slot, the ticket pile) to their row in the players table. Only a picture on top of the
 // page: it never blocks a click, and the state it shows is already drawn underneath.
 import { cardChip, el } from "./ui.js";
+import { cardBack } from "./art.js";
 
 const DURATION = { normal: 650, fast: 220 };
 
@@ -48,7 +49,7 @@ export function makeFlier() {
     const target = document.querySelector(`#players tr[data-player="${player}"]`);
     if (!visible(source) || !visible(target)) return false;
     const picture = kind.from === "slot" && kind.card ? cardChip(kind.card)
-      : kind.from === "deck" ? el("span", { class: "card back", text: "🂠" })
+      : kind.from === "deck" ? el("span", { class: "card back" }, cardBack())
         : el("span", { class: "card ticket-back", text: "🎫" });
     const node = el("div", { class: "flying-card", "data-from": kind.from === "slot" ? `slot-${kind.slot}` : kind.from,
       "data-player": player }, picture);

@@ -10,6 +10,9 @@ import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
 import { hintText } from "./hint-text.js";
 import { ratedNotice, showRatingChange } from "./account.js";
+import { cardBack } from "./art.js";
+import { soundCues, volumeControl } from "./sound.js";
+import { ceremonySeen, rematchButton, runCeremony } from "./ceremony.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -49,6 +52,8 @@ export async function gamePage(app, gameId, token) {
   let retry = 0;
   let fatal = false;
   let scoringShown = false;
+  let sawPlay = false; // a state of the game in play was shown: its end happens in front of the player
+  let ceremony = null; // the final-scoring ceremony while it runs
   let hoverTicket = null;
 
   const map = buildMap(data, { onRoute: (id) => clickRoute(id), onCity: (id) => clickCity(id),
@@ -126,7 +131,9 @@ export async function gamePage(app, gameId, token) {
     el("label", { class: "anim-setting", title: "Off: a route with a single way to pay is claimed on the first click" },
       confirmSetting, " Confirm claims"),
     aiGame ? el("label", { class: "anim-setting", title: "A button that shows what the expert would do (H)" },
-      hintSetting, " Hints") : null);
+      hintSetting, " Hints") : null, volumeControl());
+  // An online game plays the your-turn sound through its own "Sound on my turn" switch (notify.js).
+  const sounds = soundCues({ turn: summary.mode !== "online" });
   const flier = makeFlier();
   let flownUpTo = null; // log entries up to here were shown (or were there when the page opened)
   const cityIdByName = new Map(board.cities.map((c) => [c.name, c.id]));
@@ -259,12 +266,15 @@ export async function gamePage(app, gameId, token) {
     markTicketCities(view);
     renderLog(view);
     flyDraws(view);
+    sounds.update({ log: view.log, mine: Boolean(view.is_my_turn && legal().length), seat: msg.seat,
+      tunnel: view.tunnel, finalTurnsLeft: view.final_turns_left, over: Boolean(result) });
     renderPass();
     renderDialogs(view);
     // A phone shows a dialog over the side panel: the guide then floats at the top (style.css).
     document.body.classList.toggle("dialog-open", Boolean(document.querySelector(".dialog")));
     renderHint();
-    if (result && !scoringShown) showScoring();
+    if (!result && view.phase !== "GAME_OVER") sawPlay = true;
+    if (result && !scoringShown) finalScoring();
     online.update(msg, result);
     guide.update({ view, legal: legal(), claimable, since, result, hidden: privateHidden(), routeByCode });
     keepFocus(focusBefore);
@@ -409,7 +419,7 @@ export async function gamePage(app, gameId, token) {
     const discard = Object.values(view.discard).reduce((a, b) => a + b, 0);
     const deck = el("button", { type: "button", id: "deck", class: "deck", disabled: !has("B"), onclick: () => send("B"),
       "aria-label": `Deck ${view.deck_count}: draw a card from the deck` },
-    el("span", { class: "deck-back", text: "🂠", "aria-hidden": "true" }), ` Deck ${view.deck_count}`);
+    el("span", { class: "deck-back", "aria-hidden": "true" }, cardBack()), ` Deck ${view.deck_count}`);
     const ticketsBtn = el("button", { type: "button", id: "draw-tickets", disabled: !has("T"), onclick: () => send("T") },
       `Tickets (${view.ticket_deck_count})`);
     const extra = [];
@@ -676,14 +686,27 @@ export async function gamePage(app, gameId, token) {
     toast(`${c.name}: ${routes.map((r) => `${board.cities[r.a === id ? r.b : r.a].name} (${r.length} ${r.color})`).join(", ")}`, "info");
   }
 
+  /** At the end: the ceremony first (a game that ended in front of the player, once, with animations on), then the scores. */
+  function finalScoring() {
+    scoringShown = true;
+    const speed = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : animSetting.value;
+    if (!sawPlay || speed === "off" || ceremonySeen(gameId)) { showScoring(); return; }
+    closeDialog();
+    ceremony = runCeremony({ gameId, result: result.result, board, routeOwner: msg.view.route_owner, seats: seats(),
+      map, speed, onDone: () => { ceremony = null; showScoring(); } });
+  }
+
   function showScoring() {
     scoringShown = true;
+    if (ceremony) { ceremony.skip(); return; } // "Show scores" during the ceremony ends it (it then calls back)
+    if (document.getElementById("final-dialog")) return;
     closeDialog();
     const body = scoringTable(result.result, seats());
     const close = el("button", { type: "button", id: "close-scores", text: "View the board" });
     const d = dialog("Final scores", body, [
       el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: "Watch the replay" }),
-      el("a", { class: "button", href: "/", text: "New game" }), close], { className: "final", modal: true });
+      el("a", { class: "button", href: "/", text: "New game" }), aiGame ? rematchButton(summary) : null, close],
+    { className: "final", modal: true });
     d.node.id = "final-dialog";
     showRatingChange(gameId, d.node); // a rated game: each player's rating change
     d.node.append(corner(helpButton("scoring", "scoring")));

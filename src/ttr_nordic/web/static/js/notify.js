@@ -1,36 +1,17 @@
-// Your-turn signals: the tab title, an optional chime (made with WebAudio: no sound file) and a
+// Your-turn signals: the tab title, an optional chime (sound.js's your-turn effect) and a
 // desktop notification while the tab is hidden. Sound is off until the player turns it on;
 // notification permission is asked only when the player clicks for it.
 import { el } from "./ui.js";
+import { play } from "./sound.js";
 
 export const BASE_TITLE = "Ticket to Ride: Nordic Countries";
 const SOUND_KEY = "ttr-sound";
 
 export const soundOn = () => localStorage.getItem(SOUND_KEY) === "1";
 
-let audio = null;
-
-/** Two short rising notes. Browsers start audio only after a user gesture: the sound switch
- *  is one, so the context is created (and resumed) there. */
+/** The your-turn effect of sound.js, at the page's volume (its first user gesture starts audio). */
 export function chime() {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return;
-  audio = audio || new Context();
-  if (audio.state === "suspended") audio.resume();
-  const start = audio.currentTime + 0.02;
-  [660, 880].forEach((frequency, i) => {
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    const t = start + i * 0.16;
-    osc.type = "sine";
-    osc.frequency.value = frequency;
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.25, t + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.28);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(t);
-    osc.stop(t + 0.3);
-  });
+  play("turn");
 }
 
 const canNotify = () => "Notification" in window;

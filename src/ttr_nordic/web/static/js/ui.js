@@ -1,4 +1,6 @@
 // Shared helpers: element building, card colours and letters, toasts, dialogs, scoring table.
+// The cards' pictures (CSS images drawn by art.js, shown by art.css) are installed on import.
+import "./art.js";
 
 export const CARD_COLORS = {
   purple: "#8e44ad", white: "#f5f5f0", blue: "#2a6fdb", yellow: "#f2c500", orange: "#f28c28",
@@ -45,7 +47,7 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A card as a small coloured chip with its letter (and an optional count). */
+/** A card: its colour (its picture comes with it: art.css), its letter (the colour-blind aid) and an optional count. */
 export function cardChip(color, count = null, extra = {}) {
   const classes = ["card", `card-${color}`, DARK_CARDS.has(color) ? "dark" : ""].join(" ");
   return el("span", { class: classes, title: color, ...extra },
