@@ -116,9 +116,12 @@ def read(engine: Engine, game_id: str, after: int = 0, limit: int = READ_LIMIT) 
 def forget_seats(session: Session, user_id: str, seats: list[tuple[str, int]]) -> int:
     """Delete what an account wrote, and what the seats it held wrote (for its deletion, in its
     transaction). Returns the number of messages deleted."""
-    deleted = session.execute(delete(ChatRow).where(ChatRow.user_id == user_id)).rowcount or 0
+    deleted = _count(session.execute(delete(ChatRow).where(ChatRow.user_id == user_id)))
     for game_id, seat in seats:
-        deleted += (
-            session.execute(delete(ChatRow).where(ChatRow.game_id == game_id, ChatRow.seat == seat)).rowcount or 0
-        )
-    return int(deleted)
+        deleted += _count(session.execute(delete(ChatRow).where(ChatRow.game_id == game_id, ChatRow.seat == seat)))
+    return deleted
+
+
+def _count(result: object) -> int:
+    # A DELETE's result is a CursorResult (its row count); the general Result type has none.
+    return int(getattr(result, "rowcount", 0) or 0)

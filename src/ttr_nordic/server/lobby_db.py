@@ -55,3 +55,15 @@ class ChatRow(Base):
     author: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RematchRow(Base):
+    """A rematch offered after a game between people: the seats that accepted (digits, e.g.
+    "02"), and the new game once every seat has."""
+
+    __tablename__ = "rematch_offers"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    accepted: Mapped[str] = mapped_column(String(8))
+    new_game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -5,6 +5,9 @@
 * ``POST /api/games/{id}/chat`` ``{"text"}`` or ``{"phrase": "hello"|"gg"|"wp"|"thinking"}``
   (header ``X-Game-Token``) — a player writes (see :mod:`.chat` for the bounds).
 * ``GET /api/games/{id}/watch`` — the public view (see :mod:`.spectate`) of a public game.
+* ``GET /api/games/{id}/rematch`` — the seats that accepted a rematch and its ``new_game_id``;
+  ``POST`` (header ``X-Game-Token``) — a player of a finished game between people accepts;
+  the last acceptance makes the new game (see :mod:`.rematch`).
 * WebSocket ``/ws/watch/{id}`` — the public view, sent again whenever the game moves:
   ``{"type": "public", "actions": n, "view": {...}}``; a spectator sends nothing (a message
   from it closes the socket). At most :data:`MAX_SPECTATORS` per game on a process.
@@ -22,10 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.requests import HTTPConnection
 
 from ..engine import RecordError
-from . import chat, lobby
+from . import chat, lobby, rematch
 from .access import TOKEN_HEADER, request_token
 from .account_routes import in_db
-from .games import GameService, LiveGame, hash_token
+from .games import GameService, LiveGame, SeatSpec, hash_token
 from .limits import origin_allowed
 from .lobby import LobbyError
 from .serialize import JSON
@@ -121,6 +124,39 @@ async def watch(game_id: str, request: Request) -> JSON:
     if not await _may_watch(request, game):
         raise LobbyError(403, "NOT_PUBLIC", "only games started from the lobby can be watched")
     return {"game": game.summary(), "view": serialize_public(game.state)}
+
+
+@router.get("/api/games/{game_id}/rematch")
+async def rematch_offer(game_id: str, request: Request) -> JSON:
+    game = await _game(request, game_id)
+    if seat_of_token(game, request_token(request)) is None and not await _may_watch(request, game):
+        raise LobbyError(403, "TOKEN_REQUIRED", f"send a token of this game ({TOKEN_HEADER})")
+    return await in_db(request, rematch.offer_of, _service(request).engine, game.id)
+
+
+@router.post("/api/games/{game_id}/rematch")
+async def accept_rematch(game_id: str, request: Request) -> JSON:
+    game = await _game(request, game_id)
+    seat = seat_of_token(game, request.headers.get(TOKEN_HEADER, ""))
+    if seat is None:
+        raise LobbyError(403, "PLAYERS_ONLY", f"only the game's players accept a rematch ({TOKEN_HEADER})")
+    if not game.state.is_over:
+        raise LobbyError(409, "GAME_NOT_FINISHED", "a rematch is offered once the game is over")
+    if game.mode != "online" or any(s.kind != "human" for s in game.seats):
+        raise LobbyError(409, "NOT_BETWEEN_PEOPLE", "a rematch is for games between people (online, no computer)")
+    service = _service(request)
+    if await in_db(request, rematch.accept, service.engine, game.id, seat, len(game.seats)):
+        specs = [SeatSpec(s.name, "human", None) for s in game.seats]
+        hashes = {s.seat: s.token_hash for s in game.seats if s.token_hash}
+        try:
+            new_game, _ = await service.create(
+                "online", specs, None, owner=request.client and request.client.host, token_hashes=hashes
+            )
+        except Exception:
+            await in_db(request, rematch.reopen, service.engine, game.id)
+            raise
+        await in_db(request, rematch.made, service.engine, game.id, new_game.id)
+    return await in_db(request, rematch.offer_of, service.engine, game.id)
 
 
 async def _watch_socket(ws: WebSocket, game_id: str) -> None:

@@ -1,4 +1,4 @@
-"""The lobby's tables and their seats, and the chat at a game's table.
+"""The lobby's tables and their seats, the chat at a game's table, and rematch offers.
 
 A lobby table becomes a game when its seats are full; the chat is kept apart from the game
 record (its own table), and a message written by an account goes when the account does.
@@ -58,9 +58,17 @@ def upgrade() -> None:
     )
     op.create_index("ix_chat_messages_game_id_id", "chat_messages", ["game_id", "id"])
     op.create_index("ix_chat_messages_user_id", "chat_messages", ["user_id"])
+    op.create_table(
+        "rematch_offers",
+        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("accepted", sa.String(8), nullable=False),
+        sa.Column("new_game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="SET NULL"), nullable=True),
+        sa.Column("created_at", _WHEN, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("rematch_offers")
     op.drop_index("ix_chat_messages_user_id", table_name="chat_messages")
     op.drop_index("ix_chat_messages_game_id_id", table_name="chat_messages")
     op.drop_table("chat_messages")
