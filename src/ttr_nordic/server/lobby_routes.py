@@ -31,10 +31,11 @@ import unicodedata
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..ai.registry import LEVELS
+from ..web import STATIC
 from . import lobby
 from .account_routes import current_user, in_db, same_site, signed_in
 from .accounts import User
@@ -272,8 +273,12 @@ async def quick(body: QuickMatch, request: Request) -> JSON:
 
 
 def install(app: FastAPI) -> None:
-    """Add the lobby's routes and its error answer to ``app``."""
+    """Add the lobby's routes, its page (``/lobby``) and its error answer to ``app``."""
     app.include_router(router)
+
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
 
     @app.exception_handler(LobbyError)
     async def _lobby_error(_: Request, exc: LobbyError) -> JSONResponse:
