@@ -28,10 +28,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .account_db import GameRatingRow, PlayerRatingRow, SeatAccountRow, UserRow
-from .db import utcnow
+from .db import GameRow, utcnow
 from .lobby_db import TableRow, TableSeatRow
 from .ratings import PENDING, START_MU, START_SIGMA, display
 from .serialize import JSON
+from .store import ACTIVE
 from .tokens import client_key, hash_token, new_token
 
 #: Open tables one client address (or account) may have made at once.
@@ -139,6 +140,24 @@ def open_tables(engine: Engine, limit: int = LIST_LIMIT) -> list[JSON]:
     with Session(engine) as session:
         tables = list(
             session.scalars(select(TableRow).where(TableRow.status == OPEN).order_by(TableRow.created_at).limit(limit))
+        )
+        seats = _seats(session, [t.id for t in tables])
+        users = [s.user_id for rows in seats.values() for s in rows if s.user_id]
+        ratings = _ratings(session, users)
+        return [_public(t, seats[t.id], ratings) for t in tables]
+
+
+def playing_tables(engine: Engine, limit: int = 20) -> list[JSON]:
+    """The newest started tables whose game is still running (to watch)."""
+    with Session(engine) as session:
+        tables = list(
+            session.scalars(
+                select(TableRow)
+                .join(GameRow, GameRow.id == TableRow.game_id)
+                .where(TableRow.status == STARTED, GameRow.status == ACTIVE)
+                .order_by(TableRow.updated_at.desc())
+                .limit(limit)
+            )
         )
         seats = _seats(session, [t.id for t in tables])
         users = [s.user_id for rows in seats.values() for s in rows if s.user_id]

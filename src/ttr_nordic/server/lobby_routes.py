@@ -1,7 +1,8 @@
 """HTTP routes of the lobby (all answers JSON; errors ``{"error": {"code", "message"}}``).
 
 * ``GET /api/lobby/tables`` — the open tables, oldest first: format, seats (names, whether an
-  account holds each, its rating). Pages poll it (the list is the database's, so every server
+  account holds each, its rating); and ``playing``, the newest started games still running
+  (anyone may watch them, ``/watch/{game_id}``). Pages poll it (the list is the database's, so every server
   process over one PostgreSQL answers the same).
 * ``POST /api/lobby/tables`` ``{"players": 2|3, "rated", "time_control", "name"?}`` — make a table,
   the creator in seat 0: answers the table and the seat's ``ticket`` (shown once). A rated table
@@ -185,7 +186,11 @@ async def _answer(request: Request, taken: Taken) -> JSON:
 
 @router.get("/api/lobby/tables")
 async def list_tables(request: Request) -> JSON:
-    return {"tables": await in_db(request, lobby.open_tables, _service(request).engine)}
+    engine = _service(request).engine
+    return {
+        "tables": await in_db(request, lobby.open_tables, engine),
+        "playing": await in_db(request, lobby.playing_tables, engine),
+    }
 
 
 @router.post("/api/lobby/tables", status_code=201)
@@ -278,6 +283,10 @@ def install(app: FastAPI) -> None:
 
     @app.get("/lobby", include_in_schema=False)
     async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/watch/{game_id}", include_in_schema=False)
+    async def watch_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.exception_handler(LobbyError)

@@ -1,5 +1,7 @@
 // The game page: map, panels, dialogs, live WebSocket with automatic reconnection.
 import { installShortcuts, showShortcuts } from "./keys.js";
+import { chatPanel } from "./chat.js";
+import { rematchOffer } from "./rematch.js";
 import { buildMap, loadMapData } from "./map.js";
 import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
 import { makeZoomable } from "./zoom.js";
@@ -134,7 +136,8 @@ export async function gamePage(app, gameId, token) {
   const guide = makeGuide(gameId);
   const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), hintBox,
     guide.node, recent,
-    players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
+    players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel,
+    summary.mode === "online" ? chatPanel(gameId, token).node : null);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
   if (summary.mode === "online") ratedNotice(gameId, side, summary.seats); // rated: who must still sign in
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
@@ -665,6 +668,7 @@ export async function gamePage(app, gameId, token) {
       el("a", { class: "button", href: "/", text: "New game" }), close], { className: "final", modal: true });
     d.node.id = "final-dialog";
     showRatingChange(gameId, d.node); // a rated game: each player's rating change
+    if (summary.mode === "online" && seats().every((s) => s.kind === "human")) rematchOffer(gameId, token, d.node);
     d.node.append(corner(helpButton("scoring", "scoring")));
     close.addEventListener("click", d.close);
   }

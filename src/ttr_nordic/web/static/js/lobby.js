@@ -99,10 +99,12 @@ export function lobbyPage(app) {
     el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Players" }), el("th", { scope: "col", text: "Format" }),
       el("th", { scope: "col", text: "Seats" }), el("th", { scope: "col" }, el("span", { class: "sr-only", text: "Join" })))),
     list);
+  const playing = el("ul", { class: "lobby-playing", id: "lobby-playing" });
   app.append(
     el("section", { class: "lobby-head" }, el("h1", { text: "Lobby" }),
       el("p", { text: "Join an open table with one click, or open your own. Friends can still be invited by link from the start page." })),
-    mine, form, el("section", { class: "lobby-list" }, table));
+    mine, form, el("section", { class: "lobby-list" }, table),
+    el("section", { class: "lobby-list" }, el("h2", { text: "Games being played" }), playing));
 
   function seated(data) {
     holdSeat(data.table.id, data.ticket, data.seat);
@@ -178,6 +180,10 @@ export function lobbyPage(app) {
         try { seated(await send(`/api/lobby/tables/${t.id}/join`, name.disabled || !name.value.trim() ? {} : { name: name.value })); }
         catch (err) { toast(err.message); refresh(); }
       } }))));
+    playing.replaceChildren(...(data.playing.length ? data.playing.map((t) => el("li", {},
+      el("span", {}, t.seats.map((s) => s.name).join(" vs "), " · ", paceText(t.time_control)),
+      el("a", { class: "button lobby-watch", href: `/watch/${encodeURIComponent(t.game_id)}`, text: "Watch" })))
+      : [el("li", { class: "muted", text: "No game right now." })]));
     list.replaceChildren(...(rows.length ? rows
       : [el("tr", {}, el("td", { colspan: "4", class: "muted", text: "No open table right now: open one, or try quick match." }))]));
   }
