@@ -25,6 +25,7 @@ export function rematchOffer(gameId, token, dialogNode) {
     if (offer.accepted.length) {
       const names = offer.accepted.map((s) => (seats ? playerName(seats, s) : `Player ${s + 1}`)).join(", ");
       status.textContent = `Rematch offered · accepted by ${names}`;
+      if (!button.disabled) button.textContent = "Accept the rematch";
     }
     return false;
   }
