@@ -11,7 +11,7 @@ from server_helpers import receive_until, ws_path
 from starlette.testclient import TestClient
 
 from ttr_nordic.server import create_app
-from ttr_nordic.server.lobby import MAX_OPEN_PER_CLIENT
+from ttr_nordic.server.lobby import MAX_OPEN_PER_CLIENT, MAX_SEATS_PER_CLIENT
 
 TURN = {"kind": "turn", "per_move_s": 86400}
 REALTIME = {"kind": "realtime", "per_move_s": 60, "reserve_s": 300}
@@ -153,3 +153,15 @@ def test_a_table_made_on_one_app_is_joined_on_another_over_one_database(tmp_path
         table_id = make(one, name="Astrid")["table"]["id"]
         assert [t["id"] for t in two.get("/api/lobby/tables").json()["tables"]] == [table_id]
         assert join(two, table_id, name="Leif")["table"]["status"] == "started"
+
+
+def test_one_address_cannot_sit_at_every_table(client: TestClient) -> None:
+    """Seats at open tables are capped per address, so one address cannot block the lobby."""
+    others = [TestClient(client.app, client=(f"198.51.100.{i}", 1)) for i in range(1, 4)]
+    tables = [make(other, players=3)["table"]["id"] for other in others for _ in range(MAX_OPEN_PER_CLIENT)]
+    for table_id in tables[:MAX_SEATS_PER_CLIENT]:
+        join(client, table_id)
+    refused = client.post(f"/api/lobby/tables/{tables[MAX_SEATS_PER_CLIENT]}/join", json={})
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "TOO_MANY_SEATS"
+    assert len(client.get(f"/api/lobby/tables/{tables[MAX_SEATS_PER_CLIENT]}").json()["seats"]) == 1
+    assert client.post("/api/lobby/tables", json={"players": 2}).status_code == 429  # its own table counts too

@@ -37,6 +37,8 @@ from .tokens import client_key, hash_token, new_token
 
 #: Open tables one client address (or account) may have made at once.
 MAX_OPEN_PER_CLIENT = 3
+#: Seats one client address may hold at open tables at once (its own tables' included).
+MAX_SEATS_PER_CLIENT = 6
 #: Open tables in the whole lobby (a new one beyond is refused).
 MAX_OPEN_TABLES = 500
 #: Tables one list answer carries.
@@ -208,7 +210,12 @@ def create_table(engine: Engine, fmt: Format, name: str, client: str, user_id: s
             )
         )
         session.flush()
-        session.add(TableSeatRow(table_id=table_id, seat=0, name=name, ticket_hash=hash_token(ticket), user_id=user_id))
+        _check_seats(session, key)
+        session.add(
+            TableSeatRow(
+                table_id=table_id, seat=0, name=name, ticket_hash=hash_token(ticket), user_id=user_id, client_key=key
+            )
+        )
     return Taken(table_id, 0, ticket, False)
 
 
@@ -228,10 +235,18 @@ def join_table(engine: Engine, table_id: str, name: str, client: str, user_id: s
             seats = list(session.scalars(select(TableSeatRow).where(TableSeatRow.table_id == table_id)))
             if user_id is not None and any(s.user_id == user_id for s in seats):
                 raise LobbyError(409, "ALREADY_SEATED", "your account already has a seat at this table")
+            _check_seats(session, client_key(client))
             taken = {s.seat for s in seats}
             seat = min(i for i in range(table.players) if i not in taken)
             session.add(
-                TableSeatRow(table_id=table_id, seat=seat, name=name, ticket_hash=hash_token(ticket), user_id=user_id)
+                TableSeatRow(
+                    table_id=table_id,
+                    seat=seat,
+                    name=name,
+                    ticket_hash=hash_token(ticket),
+                    user_id=user_id,
+                    client_key=client_key(client),
+                )
             )
             full = len(taken) + 1 == table.players
             table.updated_at = utcnow()
@@ -240,6 +255,19 @@ def join_table(engine: Engine, table_id: str, name: str, client: str, user_id: s
     except IntegrityError as exc:  # another join took that seat at the same moment
         raise LobbyError(409, "SEAT_TAKEN", "that seat was just taken: try again") from exc
     return Taken(table_id, seat, ticket, full)
+
+
+def _check_seats(session: Session, key: str) -> None:
+    held = session.scalar(
+        select(func.count())
+        .select_from(TableSeatRow)
+        .join(TableRow, TableRow.id == TableSeatRow.table_id)
+        .where(TableSeatRow.client_key == key, TableRow.status == OPEN)
+    )
+    if (held or 0) >= MAX_SEATS_PER_CLIENT:
+        raise LobbyError(
+            429, "TOO_MANY_SEATS", f"at most {MAX_SEATS_PER_CLIENT} seats at open tables at once: wait for one to start"
+        )
 
 
 def _seat_by_ticket(session: Session, table_id: str, ticket: str) -> TableSeatRow:

@@ -40,6 +40,7 @@ class TableSeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     ticket_hash: Mapped[str] = mapped_column(String(64))
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    client_key: Mapped[str] = mapped_column(String(64), index=True)  # the holder's address, hashed
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

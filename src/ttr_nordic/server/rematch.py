@@ -88,6 +88,7 @@ def made(engine: Engine, game_id: str, new_game_id: str) -> None:
                         name=seat.name,
                         ticket_hash=seat.ticket_hash,
                         user_id=seat.user_id,
+                        client_key=seat.client_key,
                     )
                 )
 

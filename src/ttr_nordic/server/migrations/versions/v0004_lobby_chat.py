@@ -44,8 +44,10 @@ def upgrade() -> None:
         sa.Column("name", sa.String(40), nullable=False),
         sa.Column("ticket_hash", sa.String(64), nullable=False),
         sa.Column("user_id", sa.String(32), sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+        sa.Column("client_key", sa.String(64), nullable=False),
         sa.Column("joined_at", _WHEN, nullable=False),
     )
+    op.create_index("ix_lobby_seats_client_key", "lobby_seats", ["client_key"])
     op.create_table(
         "chat_messages",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -72,6 +74,7 @@ def downgrade() -> None:
     op.drop_index("ix_chat_messages_user_id", table_name="chat_messages")
     op.drop_index("ix_chat_messages_game_id_id", table_name="chat_messages")
     op.drop_table("chat_messages")
+    op.drop_index("ix_lobby_seats_client_key", table_name="lobby_seats")
     op.drop_table("lobby_seats")
     op.drop_index("ix_lobby_tables_game_id", table_name="lobby_tables")
     op.drop_index("ix_lobby_tables_creator_key", table_name="lobby_tables")
