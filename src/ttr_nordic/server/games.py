@@ -61,7 +61,7 @@ class GameService:
     >>> import tempfile
     >>> from ttr_nordic.server.db import make_engine, migrate
     >>> engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/games.sqlite")
-    >>> migrate(engine)
+    >>> _ = migrate(engine)
     >>> service = GameService(engine)
     >>> game, tokens = asyncio.run(service.create("hotseat", [SeatSpec("A", "human"), SeatSpec("B", "human")], 0))
     >>> game.summary()["actions"], sorted(tokens)

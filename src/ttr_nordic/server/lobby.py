@@ -9,7 +9,7 @@ joined through another. Every function here runs in a database thread.
 >>> import tempfile
 >>> from ttr_nordic.server.db import make_engine, migrate
 >>> engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/lobby.sqlite")
->>> migrate(engine)
+>>> _ = migrate(engine)
 >>> made = create_table(engine, Format(2, False, None), "Ann", "client-a", None)
 >>> joined = join_table(engine, made.table_id, "Bob", "client-b", None)
 >>> joined.seat, joined.full
