@@ -89,3 +89,20 @@ def test_an_accounts_messages_are_deleted_with_it(client: TestClient) -> None:
     assert deleted.status_code == 200, deleted.text
     client.cookies.clear()
     assert [m["text"] for m in client.get(f"/api/games/{game_id}/chat").json()["messages"]] == ["from Leif"]
+
+
+def test_the_rate_holds_across_processes_on_one_database(tmp_path: Any) -> None:
+    from ttr_nordic.server import create_app
+
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    with TestClient(create_app(url)) as one, TestClient(create_app(url)) as two:
+        game_id, tokens = lobby_game(one)
+        for index in range(BURST):
+            assert say((one, two)[index % 2], game_id, tokens[0], text=f"line {index}").status_code == 201
+        # Another process has a limiter of its own (empty): the database's count still refuses.
+        from ttr_nordic.server import table_routes
+
+        table_routes._rate.sent.clear()
+        for app in (one, two):
+            flood = say(app, game_id, tokens[0], text="one more")
+            assert flood.status_code == 429 and flood.json()["error"]["code"] == "CHAT_TOO_FAST"

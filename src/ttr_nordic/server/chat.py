@@ -6,7 +6,8 @@ the account that wrote them (or whose seat wrote them). Players write; spectator
 from the audience). Muting is the reader's choice, kept by the page (per viewer, remembered).
 
 Bounds: a message is 1 to :data:`MAX_CHARS` characters, without control or invisible
-characters; a seat writes at most :data:`BURST` messages in :data:`WINDOW_S` seconds; a game
+characters; a seat writes at most :data:`BURST` messages in :data:`WINDOW_S` seconds (checked
+in memory first, then in the database, which every server process shares); a game
 keeps at most :data:`MAX_PER_GAME` messages; a read answers at most :data:`READ_LIMIT`.
 
 >>> clean_text("  Good   game!  ")
@@ -20,12 +21,14 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import deque
+from datetime import timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from .account_db import SeatAccountRow
+from .db import utcnow
 from .lobby import LobbyError
 from .lobby_db import ChatRow
 from .serialize import JSON
@@ -89,13 +92,25 @@ def _public(row: ChatRow) -> JSON:
 def post(engine: Engine, game_id: str, seat: int, author: str, text: str) -> JSON:
     """Store a message from ``seat`` (linked to the account that holds it, if any)."""
     with Session(engine) as session, session.begin():
+        # The database's count, so that the bound holds across every server process.
+        recent = session.scalar(
+            select(func.count())
+            .select_from(ChatRow)
+            .where(
+                ChatRow.game_id == game_id,
+                ChatRow.seat == seat,
+                ChatRow.created_at > utcnow() - timedelta(seconds=WINDOW_S),
+            )
+        )
+        if (recent or 0) >= BURST:
+            raise LobbyError(429, "CHAT_TOO_FAST", f"at most {BURST} messages in {WINDOW_S:g} seconds: wait a little")
         count = session.scalar(select(func.count()).select_from(ChatRow).where(ChatRow.game_id == game_id)) or 0
         if count >= MAX_PER_GAME:
             raise LobbyError(429, "CHAT_FULL", f"this game's chat holds at most {MAX_PER_GAME} messages")
         user_id = session.scalar(
             select(SeatAccountRow.user_id).where(SeatAccountRow.game_id == game_id, SeatAccountRow.seat == seat)
         )
-        row = ChatRow(game_id=game_id, seat=seat, user_id=user_id, author=author, text=text)
+        row = ChatRow(game_id=game_id, seat=seat, user_id=user_id, author=author, text=text, created_at=utcnow())
         session.add(row)
         session.flush()
         return _public(row)
