@@ -38,7 +38,7 @@ def test_migrations_run_when_the_app_starts_and_again_harmlessly(database_url: s
     inspector = inspect(engine)
     assert {"alembic_version", "games", "seats", "actions", "creation_buckets"} <= set(inspector.get_table_names())
     with engine.connect() as conn:
-        assert conn.scalar(text("SELECT version_num FROM alembic_version")) == "0003"
+        assert conn.scalar(text("SELECT version_num FROM alembic_version")) == "0004"
         assert conn.scalar(select(func.count()).select_from(GameRow)) == 2
     migrate(engine)  # idempotent
 

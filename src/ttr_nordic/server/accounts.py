@@ -341,6 +341,9 @@ class AccountService:
                 session.execute(
                     update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(name=DELETED_NAME)
                 )
+            from .chat import forget_seats  # the chat's rows (migration 0004) go with the account
+
+            forget_seats(session, user_id, seats)
             session.execute(delete(UserRow).where(UserRow.id == user_id))
         log.info("an account was deleted (%d seats renamed)", len(seats))
         return seats

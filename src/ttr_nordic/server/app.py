@@ -48,7 +48,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import RecordError
-from . import account_routes
+from . import account_routes, lobby_routes, table_routes
 from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
 from .db import check_writable, default_database_url, make_engine, migrate
@@ -393,6 +393,8 @@ def create_app(
         await session(ws, service_of(ws), game_id)
 
     account_routes.install(app)  # accounts, profiles and ratings
+    lobby_routes.install(app)  # the lobby's tables and quick match
+    table_routes.install(app)  # a game's chat and its spectators
     install_pages(app)  # the browser game: pages, static files, board and replay routes
     install_health(app)  # /healthz, /readyz
     install_metrics(app)  # /metrics

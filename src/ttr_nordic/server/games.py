@@ -61,7 +61,7 @@ class GameService:
     >>> import tempfile
     >>> from ttr_nordic.server.db import make_engine, migrate
     >>> engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/games.sqlite")
-    >>> migrate(engine)
+    >>> _ = migrate(engine)
     >>> service = GameService(engine)
     >>> game, tokens = asyncio.run(service.create("hotseat", [SeatSpec("A", "human"), SeatSpec("B", "human")], 0))
     >>> game.summary()["actions"], sorted(tokens)
@@ -133,18 +133,25 @@ class GameService:
     # ------------------------------------------------------------ games
 
     async def create(
-        self, mode: str, seats: list[SeatSpec], first_player: int | None, owner: str | None = None
+        self,
+        mode: str,
+        seats: list[SeatSpec],
+        first_player: int | None,
+        owner: str | None = None,
+        token_hashes: dict[int, str] | None = None,
     ) -> tuple[LiveGame, dict[int, str]]:
         """Create and store a game; returns it and the secret token of each human seat
         (in hotseat mode every seat has the same token). ``owner`` (the creator's address)
-        is whose share of the AI workers its computer seats use."""
+        is whose share of the AI workers its computer seats use. ``token_hashes`` gives seats
+        tokens their holders already have (a lobby table's tickets): those seats get no new token."""
         config = GameConfig(len(seats), secrets.randbits(63), first_player)
         game_id = uuid.uuid4().hex
         shared = new_token() if mode == "hotseat" else None
         tokens: dict[int, str] = {}
         rows: list[SeatRow] = []
         for index, spec in enumerate(seats):
-            token = None if spec.kind == "ai" else (shared or new_token())
+            preset = (token_hashes or {}).get(index)
+            token = None if spec.kind == "ai" or preset else (shared or new_token())
             if token is not None:
                 tokens[index] = token
             rows.append(
@@ -153,7 +160,9 @@ class GameService:
                     name=spec.name,
                     kind=spec.kind,
                     ai_level=spec.level,
-                    token_hash=None if token is None else hash_token(token),
+                    token_hash=preset
+                    if preset and spec.kind != "ai"
+                    else (None if token is None else hash_token(token)),
                 )
             )
         now = utcnow()

@@ -1,5 +1,7 @@
 // The game page: map, panels, dialogs, live WebSocket with automatic reconnection.
 import { installShortcuts, showShortcuts } from "./keys.js";
+import { chatPanel } from "./chat.js";
+import { rematchOffer } from "./rematch.js";
 import { buildMap, loadMapData } from "./map.js";
 import { closeRules, helpButton, openRules, rulesOpen } from "./rules.js";
 import { makeZoomable } from "./zoom.js";
@@ -148,7 +150,7 @@ export async function gamePage(app, gameId, token) {
     // The cards to draw, your hand and your tickets dock at the bottom of the window on a laptop:
     // in view however tall the hint, the guide and the news above them grow (style.css).
     players, atTable, el("div", { class: "dock", id: "dock" }, market, hand, tickets), routeList, log,
-    atTable ? null : online.panel);
+    atTable ? null : online.panel, summary.mode === "online" ? chatPanel(gameId, token).node : null);
   // The page's one level-one heading, for screen readers' heading navigation (the map says the rest).
   app.replaceChildren(el("h1", { class: "sr-only", text: "Ticket to Ride: Nordic Countries — game" }),
     // The panel comes first in the Tab order (the cards a few stops away, not after 100 routes);
@@ -709,6 +711,7 @@ export async function gamePage(app, gameId, token) {
     { className: "final", modal: true });
     d.node.id = "final-dialog";
     showRatingChange(gameId, d.node); // a rated game: each player's rating change
+    if (summary.mode === "online" && seats().every((s) => s.kind === "human")) rematchOffer(gameId, token, d.node);
     d.node.append(corner(helpButton("scoring", "scoring")));
     close.addEventListener("click", d.close);
   }

@@ -5,6 +5,8 @@ import { replayPage } from "./replay.js";
 import { installRulesButton } from "./rules.js";
 import { claimSeat, installAccountMenu } from "./account.js";
 import { profilePage } from "./profile.js";
+import { lobbyPage } from "./lobby.js";
+import { watchPage } from "./watch.js";
 
 installRulesButton();
 installAccountMenu();
@@ -29,6 +31,10 @@ if ((match = path.match(/^\/play\/([^/]+)$/))) {
   replayPage(app, decodeURIComponent(match[1]));
 } else if ((match = path.match(/^\/players\/([^/]+)$/))) {
   profilePage(app, decodeURIComponent(match[1]));
+} else if ((match = path.match(/^\/watch\/([^/]+)$/))) {
+  watchPage(app, decodeURIComponent(match[1]));
+} else if (path === "/lobby") {
+  lobbyPage(app);
 } else {
   startPage(app);
 }

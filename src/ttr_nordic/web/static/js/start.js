@@ -23,7 +23,8 @@ export async function startPage(app) {
   app.className = "start";
   const hero = el("section", { class: "hero" },
     el("h1", { text: "Ticket to Ride: Nordic Countries" }),
-    el("p", { text: "Build railways from Bergen to Murmansk. Play against the computer, pass one device around, or invite friends online." }));
+    el("p", { text: "Build railways from Bergen to Murmansk. Play against the computer, pass one device around, or invite friends online." }),
+    el("p", {}, el("a", { class: "lobby-entry", id: "lobby-entry", href: "/lobby", text: "Lobby: play people online" })));
 
   // vs AI
   const aiCount = el("select", { id: "ai-count", name: "ai-count" },

@@ -1,0 +1,80 @@
+// Chat at a game's table: players write (up to 300 characters, or a quick phrase), players and
+// spectators read. Every message is put in the page as text, never as markup. A reader may
+// mute a seat; the choice is kept in this browser (per game and seat).
+import { api, el, toast } from "./ui.js";
+
+const MUTED_KEY = "ttr-chat-muted"; // {gameId: [seat, ...]}
+const POLL_MS = 2500;
+const PHRASES = { hello: "Hello", gg: "Good game", wp: "Well played", thinking: "Thinking…" };
+
+function mutedSeats(gameId) {
+  try { return new Set((JSON.parse(localStorage.getItem(MUTED_KEY) || "{}") || {})[gameId] || []); } catch { return new Set(); }
+}
+function setMuted(gameId, seats) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(MUTED_KEY) || "{}") || {}; } catch { all = {}; }
+  all[gameId] = [...seats];
+  try { localStorage.setItem(MUTED_KEY, JSON.stringify(all)); } catch { /* storage off: for this page only */ }
+}
+
+/** The chat panel of a game: `token` (a seat's) lets the reader write; without it, read only. */
+export function chatPanel(gameId, token = "") {
+  const headers = token ? { "X-Game-Token": token } : {};
+  const list = el("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
+  const muted = mutedSeats(gameId);
+  let messages = [];
+  let last = 0;
+  let timer = null;
+
+  const input = el("input", { id: "chat-input", maxlength: "300", autocomplete: "off", placeholder: "Say something…",
+    "aria-label": "Chat message" });
+  const form = token ? el("form", { class: "chat-form", id: "chat-form" }, input,
+    el("button", { type: "submit", text: "Send" })) : null;
+  const phrases = token ? el("div", { class: "chat-phrases" }, ...Object.entries(PHRASES).map(([key, text]) =>
+    el("button", { type: "button", class: "chat-phrase", "data-phrase": key, text, onclick: () => say({ phrase: key }) }))) : null;
+  if (form) form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value.trim()) say({ text: input.value }).then((ok) => { if (ok) input.value = ""; });
+  });
+  const node = el("section", { class: "panel chat", id: "chat", "aria-label": "Chat" },
+    el("h2", { text: "Chat" }), list,
+    token ? null : el("p", { class: "hint", text: "Spectators read the players' chat." }), phrases, form);
+
+  async function say(body) {
+    try {
+      await api(`/api/games/${encodeURIComponent(gameId)}/chat`, { method: "POST", body: JSON.stringify(body),
+        headers: { "Content-Type": "application/json", ...headers } });
+      await poll();
+      return true;
+    } catch (err) { toast(err.message); return false; }
+  }
+
+  function draw() {
+    const shown = messages.filter((m) => !muted.has(m.seat));
+    list.replaceChildren(...shown.map((m) => el("li", { class: "chat-message", "data-seat": m.seat },
+      el("span", { class: "chat-author", text: m.author }), " ",
+      el("span", { class: "chat-text", text: m.text }), " ",
+      el("button", { type: "button", class: "chat-mute link", text: "mute", title: `Mute ${m.author}`,
+        onclick: () => { muted.add(m.seat); setMuted(gameId, muted); draw(); } }))));
+    if (muted.size) {
+      list.append(el("li", { class: "chat-muted hint" }, `${muted.size} muted `, el("button", { type: "button",
+        class: "chat-unmute link", text: "unmute", onclick: () => { muted.clear(); setMuted(gameId, muted); draw(); } })));
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  async function poll() {
+    clearTimeout(timer);
+    try {
+      const data = await api(`/api/games/${encodeURIComponent(gameId)}/chat?after=${last}`, { headers });
+      if (data.messages.length) {
+        messages = messages.concat(data.messages).slice(-200);
+        last = messages[messages.length - 1].id;
+        draw();
+      }
+    } catch { /* the next poll tries again */ }
+    if (document.body.contains(node)) timer = setTimeout(poll, POLL_MS);
+  }
+  setTimeout(poll, 0);
+  return { node };
+}
