@@ -8,6 +8,7 @@ import { makeGuide } from "./guide.js";
 import { onlineFeatures } from "./online.js";
 import { hintText } from "./hint-text.js";
 import { ratedNotice, showRatingChange } from "./account.js";
+import { makeClockPanel } from "./clock.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -81,6 +82,7 @@ export async function gamePage(app, gameId, token) {
   const zoom = makeZoomable(map.root, mapWrap);
   mapWrap.append(zoom.controls);
   const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
+  const clocks = makeClockPanel();
   const market = el("section", { class: "panel market", id: "market", "aria-label": "Cards to draw" });
   const hand = el("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
   const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": "Your tickets" });
@@ -134,7 +136,7 @@ export async function gamePage(app, gameId, token) {
   const guide = makeGuide(gameId);
   const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), hintBox,
     guide.node, recent,
-    players, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
+    players, clocks.panel, atTable, market, hand, tickets, routeList, log, atTable ? null : online.panel);
   app.replaceChildren(el("div", { class: "game" }, mapWrap, side));
   if (summary.mode === "online") ratedNotice(gameId, side, summary.seats); // rated: who must still sign in
   const passScreen = el("div", { class: "pass-screen", id: "pass-screen", hidden: true });
@@ -242,6 +244,7 @@ export async function gamePage(app, gameId, token) {
     renderRecent(view, since);
     renderStatus(view);
     renderPlayers(view);
+    clocks.update(result ? null : msg.clock, seats());
     renderMarket(view);
     renderPrivate(view);
     renderRouteList(claimable);
