@@ -333,7 +333,7 @@ class Clocks:
             clock = next_turn(
                 clock, player, len(state.history), now, player >= 0 and game.seats[player].kind == "human"
             )
-        clock = replace(clock, remind_at=self._remind_at(clock, now))
+        clock = replace(clock, remind_at=self.remind_at_for(clock, now))
         await self.service.store.in_db_thread(self.write, game.id, clock)
         self._show(game, clock)
 
@@ -346,11 +346,12 @@ class Clocks:
         player = -1 if state.is_over else state.decision.player
         now = utcnow()
         clock = next_turn(clock, player, len(state.history), now, player >= 0 and game.seats[player].kind == "human")
-        clock = replace(clock, remind_at=self._remind_at(clock, now))
+        clock = replace(clock, remind_at=self.remind_at_for(clock, now))
         await self.service.store.in_db_thread(self.write, game.id, clock)
         self._show(game, clock)
 
-    def _remind_at(self, clock: Clock, now: datetime) -> datetime | None:
+    def remind_at_for(self, clock: Clock, now: datetime) -> datetime | None:
+        """When to remind the seat to move of ``clock`` (its turn began ``now``), or None."""
         # Only a person's turn in a turn-based game is worth a message once the tab is closed.
         if clock.deadline is None or clock.control.kind != "turn" or self.remind is None:
             return None

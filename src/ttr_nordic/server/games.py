@@ -184,6 +184,7 @@ class GameService:
         if control is not None:
             first = state.decision.player
             clock = new_clock(control, config.players, first, now, rows[first].kind == "human")
+            clock.remind_at = self.clocks.remind_at_for(clock, now)
             also.append(self.clocks.insert_row(game_id, clock))
         await self.store.in_db_thread(self.store.insert, row, *also)
         game = LiveGame(game_id, mode, state, [seat_of(r) for r in rows], now, now, owner)

@@ -19,6 +19,7 @@ import logging
 import re
 import smtplib
 import ssl
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -209,6 +210,9 @@ class Notifier:
         self.base_url = base_url.rstrip("/")
         self._vapid_pem: str | None = None
         self.sent = {"email": 0, "push": 0}
+        # Mails are counted and sent one at a time in this process (SQLite's transactions do not
+        # lock on reading; PostgreSQL's processes also take a lock per address, see _mail).
+        self._mail_lock = threading.Lock()
 
     # ------------------------------------------------------------ settings (database threads)
 
@@ -276,11 +280,12 @@ class Notifier:
 
     async def remind(self, game: LiveGame, seat: int, clock: Clock) -> datetime | None:
         """It is ``seat``'s turn: remind its account if its tab is closed; returns when to look again."""
+        later = utcnow() + timedelta(seconds=self.service.clocks.remind_after_s)
         user_id = await self.service.store.in_db_thread(self._holder, game.id, seat)
         if user_id is None:
-            return None  # a guest seat: nobody to remind
+            return later  # a guest seat: nobody to remind (unless an account claims it meanwhile)
         if await self.service.seat_present(game, seat):
-            return utcnow() + timedelta(seconds=self.service.clocks.remind_after_s)  # playing now: look later
+            return later  # playing now
         settings = await self.service.store.in_db_thread(self.settings_of, user_id)
         if settings.email_on and settings.email and self.smtp is not None:
             await self.service.store.in_db_thread(self._mail, game, seat, user_id, settings, clock)
@@ -320,7 +325,7 @@ class Notifier:
     def _mail(self, game: LiveGame, seat: int, user_id: str, settings: ReminderSettings, clock: Clock) -> None:
         assert self.smtp is not None and settings.email is not None
         digest = _address_hash(settings.email)
-        with Session(self.engine) as session, session.begin():
+        with self._mail_lock, Session(self.engine) as session, session.begin():
             # The address's rows are counted and written in one transaction, under a lock per
             # address on PostgreSQL, so two processes cannot both send the last allowed mail.
             if session.get_bind().dialect.name == "postgresql":
@@ -349,9 +354,10 @@ class Notifier:
         with Session(self.engine) as session, session.begin():
             if not self._may_send(session, game.id, user_id, "push", settings.interval_s, None):
                 return
-            subscriptions = list(
-                session.scalars(select(PushSubscriptionRow).where(PushSubscriptionRow.user_id == user_id))
-            )
+            subscriptions = [
+                (row.endpoint, row.p256dh, row.auth)
+                for row in session.scalars(select(PushSubscriptionRow).where(PushSubscriptionRow.user_id == user_id))
+            ]
             if not subscriptions:
                 return
             session.add(ReminderSentRow(game_id=game.id, user_id=user_id, channel="push"))
@@ -362,13 +368,13 @@ class Notifier:
                 "url": f"/play/{game.id}",
             }
         )
-        for subscription in subscriptions:
-            endpoint = urlsplit(subscription.endpoint)
+        for address, p256dh, auth in subscriptions:
+            endpoint = urlsplit(address)
             try:
                 webpush(
                     {
-                        "endpoint": subscription.endpoint,
-                        "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+                        "endpoint": address,
+                        "keys": {"p256dh": p256dh, "auth": auth},
                     },
                     payload,
                     vapid_private_key=self._vapid_key(),
@@ -385,9 +391,7 @@ class Notifier:
                 log.warning("push reminder to %s refused (%s)", endpoint.netloc, status)
                 if status in (404, 410):  # the browser unsubscribed
                     with Session(self.engine) as session, session.begin():
-                        session.execute(
-                            delete(PushSubscriptionRow).where(PushSubscriptionRow.endpoint == subscription.endpoint)
-                        )
+                        session.execute(delete(PushSubscriptionRow).where(PushSubscriptionRow.endpoint == address))
 
     def _vapid_key(self) -> Any:
         from py_vapid import Vapid  # type: ignore[import-untyped]

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
-from .account_routes import Signed, in_db, signed_in
+from .account_routes import Signed, current_user, in_db
 from .accounts import AccountError
 from .notify import Notifier, SettingsError, parse_settings
 from .serialize import JSON
@@ -30,7 +30,10 @@ def notifier_of(request: Request) -> Notifier:
 
 @router.get("/api/account/reminders")
 async def get_reminders(request: Request) -> JSON:
-    user, _ = await signed_in(request)
+    found = await current_user(request)
+    if found is None:
+        raise AccountError(401, "SIGN_IN_REQUIRED", "sign in first")
+    user = found[0]
     settings = await in_db(request, notifier_of(request).settings_of, user.id)
     return {"reminders": settings.public(), "email_enabled": notifier_of(request).smtp is not None}
 
