@@ -149,6 +149,7 @@ SERVE_SETTINGS = (
     Setting("forwarded_allow_ips", "--forwarded-allow-ips", _text, "127.0.0.1"),
     Setting("smtp_url", "--smtp-url", _text, None),
     Setting("mail_from", "--mail-from", _text, "reminders@localhost"),
+    Setting("remind_after", "--remind-after", _seconds, 60.0),
 )
 _BY_DEST = {setting.dest: setting for setting in SERVE_SETTINGS}
 
@@ -251,6 +252,13 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--mail-from",
         metavar="ADDRESS",
         help="the reminders' from-address (default reminders@localhost" + _env_help("mail_from") + ")",
+    )
+    parser.add_argument(
+        "--remind-after",
+        type=float,
+        metavar="SECONDS",
+        help="how long after a turn begins in a turn-based game its absent player is reminded "
+        "(default 60" + _env_help("remind_after") + ")",
     )
     parser.set_defaults(func=run_serve)
 
@@ -362,6 +370,7 @@ def run_serve(args: argparse.Namespace) -> int:
             allowed_origins=settings["allowed_origins"],
             smtp_url=settings["smtp_url"],
             mail_from=settings["mail_from"],
+            remind_after_s=settings["remind_after"],
         )
     except ValueError as exc:  # e.g. an SMTP URL that is not one (SettingsError)
         print(f"ttr-nordic serve: error: {exc}", file=sys.stderr)
