@@ -147,3 +147,26 @@ def test_a_move_in_time_resets_the_count(sqlite_client: TestClient) -> None:
                 assert message["error"]["code"] in ("STALE_ACTION", "NOT_YOUR_TURN"), message
                 return
     assert sqlite_client.get(f"/api/games/{game_id}").json()["seats"][0]["kind"] == "human"
+
+
+def test_a_rated_game_waiting_for_its_players_does_not_time_out(sqlite_client: TestClient) -> None:
+    from account_helpers import sign_up, use
+
+    csrf = use(sqlite_client, sign_up(sqlite_client, "Ada"))
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    control = {"kind": "realtime", "per_move_s": 1, "reserve_s": 0}
+    body = {"mode": "online", "seats": seats, "rated": True, "first_player": 0, "time_control": control}
+    response = sqlite_client.post("/api/games", json=body, headers=csrf)
+    assert response.status_code == 201, response.text
+    game_id = response.json()["game"]["id"]
+    started = response.json()["game"]["clock"]["turn_started_at"]
+
+    def looked_at() -> dict[str, Any] | None:
+        data: dict[str, Any] = sqlite_client.get(f"/api/games/{game_id}").json()
+        return data if data["clock"]["turn_started_at"] != started else None
+
+    # The clock ran out twice (its turn restarted each time) and nobody played: Bo never signed in.
+    looked_at()
+    started = _wait_for(looked_at, "the clock looked at")["clock"]["turn_started_at"]
+    summary = _wait_for(looked_at, "the clock looked at again")
+    assert summary["actions"] == 0 and summary["clock"]["timeouts"] == [0, 0]

@@ -415,6 +415,13 @@ class Clocks:
                     await self.seats_changed(game)
                 self.service.ensure_ai(game)
                 return
+            from .account_routes import may_start  # (the accounts' module depends on the games')
+
+            if not state.history and not await may_start(self.service, game):
+                # A rated game waiting for its players to sign in has not begun: its clock neither.
+                async with game.lock:
+                    await self.seats_changed(game)
+                return
             timeouts = list(clock.timeouts)
             timeouts[player] += 1
             log.info("seat %d of game %s ran out of time (%d in a row)", player, game_id, timeouts[player])
