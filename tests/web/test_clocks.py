@@ -93,6 +93,11 @@ def test_reminder_mail_after_a_restart_opens_the_seat_with_its_clock(browser: An
             sign_up_in_page(page, name)
             page.click("#account-button")
             page.click("#menu-settings")
+            # Push first: headless Chromium grants no notifications, and the form says so in words.
+            page.check("#reminder-push-on")
+            page.click("#save-reminders")
+            expect(page.locator("#reminder-status")).to_contain_text("push reminders")
+            page.uncheck("#reminder-push-on")
             page.fill("#reminder-email", "ada@example.org")
             page.check("#reminder-email-on")
             page.select_option("#reminder-interval", "3600")
