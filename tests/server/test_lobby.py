@@ -47,6 +47,8 @@ def test_a_table_is_listed_joined_and_started_with_its_tickets_as_seat_tokens(cl
     with client.websocket_connect(ws_path(game_id, tickets[1])) as ws:
         state = receive_until(ws, lambda m: m.get("type") == "state")
         assert state["view"]["player"] == 1
+        # The table's time control is the game's clock.
+        assert state["clock"]["per_move_s"] == 60 and state["clock"]["reserve_s"] == 300
     # A started table takes nobody else.
     late = client.post(f"/api/lobby/tables/{table['id']}/join", json={"name": "Sigrid"})
     assert late.status_code == 409 and late.json()["error"]["code"] == "TABLE_CLOSED"
@@ -97,6 +99,7 @@ def test_one_client_has_a_few_open_tables_and_bad_formats_are_refused(client: Te
         {"players": 2, "time_control": {"kind": "realtime", "per_move_s": 1, "reserve_s": 0}},
         {"players": 2, "time_control": {"kind": "blitz", "per_move_s": 60}},
         {"players": 2, "time_control": {"kind": "turn", "per_move_s": 86400, "reserve_s": 5}},
+        {"players": 2, "time_control": {"kind": "turn", "per_move_s": 7200}},  # the clocks take 24 h or 3 days
         {"players": 2, "name": "a\u0000b"},
         {"players": 2, "name": "x" * 41},
         {"players": 2, "colour": "red"},

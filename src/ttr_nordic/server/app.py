@@ -51,6 +51,7 @@ from ..engine import RecordError
 from . import account_routes, lobby_routes, table_routes
 from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
+from .clocks import parse_time_control
 from .db import check_writable, default_database_url, make_engine, migrate
 from .games import GameService, LiveGame, SeatSpec, StorageError
 from .health import install as install_health
@@ -63,6 +64,8 @@ from .limits import (
 )
 from .logs import RequestContext
 from .metrics import install as install_metrics
+from .notify import Notifier, SmtpServer
+from .notify_routes import install as install_reminders
 from .pages import install as install_pages
 from .serialize import JSON
 from .session import session
@@ -123,6 +126,9 @@ class CreateGame(BaseModel):
     seats: list[SeatIn] = Field(min_length=2, max_length=3)
     first_player: int | None = Field(default=None, ge=0, le=2)
     rated: bool = False  # between accounts only (see account_routes)
+    # {"kind": "realtime", "per_move_s": 60, "reserve_s": 300}, {"kind": "turn", "per_move_s": 86400}
+    # or null: checked by clocks.parse_time_control.
+    time_control: dict[str, Any] | None = None
 
     @model_validator(mode="after")
     def _composition(self) -> CreateGame:
@@ -135,6 +141,7 @@ class CreateGame(BaseModel):
             raise ValueError(f"a '{self.mode}' game has only human seats (2 or 3)")
         if self.first_player is not None and self.first_player >= len(self.seats):
             raise ValueError(f"first_player must be a seat number below {len(self.seats)}")
+        parse_time_control(self.time_control)  # a TimeControlError (a ValueError) says what is wrong
         return self
 
     def specs(self) -> list[SeatSpec]:
@@ -214,6 +221,10 @@ def create_app(
     owner_key: str | None = None,
     allowed_origins: Sequence[str] = (),
     sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
+    smtp_url: str | None = None,
+    mail_from: str = "reminders@localhost",
+    clock_poll_s: float = 1.0,
+    remind_after_s: float = 60.0,
 ) -> FastAPI:
     """The application, storing games at ``database_url`` (default: a SQLite file in the
     user's data directory). The schema is migrated when the app starts; then, with
@@ -227,8 +238,12 @@ def create_app(
     instead of the one the creator's browser used. A request with the header ``X-Owner-Key:
     owner_key`` may list every finished game and read every record (the server's owner).
     Each client address may make :data:`.limits.API_REQUESTS_PER_SECOND` API requests a second
-    (429 beyond) and hold ``sockets_per_address`` WebSockets open (see :class:`.limits.ClientLimits`)."""
+    (429 beyond) and hold ``sockets_per_address`` WebSockets open (see :class:`.limits.ClientLimits`).
+    Clocks (see :mod:`.clocks`) are looked at every ``clock_poll_s``; a player of an account-held seat
+    whose turn in a turn-based game began ``remind_after_s`` ago is reminded (see :mod:`.notify`), by
+    e-mail through ``smtp_url`` (from ``mail_from``) when given."""
     url = database_url or default_database_url()
+    smtp = None if smtp_url is None else SmtpServer.of(smtp_url, mail_from)  # a bad URL: refused now, in one line
     creation = CreationLimit(per_minute=games_per_minute)
 
     @asynccontextmanager
@@ -240,6 +255,10 @@ def create_app(
         service.start(warm_ai=warm_ai)
         app.state.service = service
         await account_routes.start(app, service)
+        notifier = Notifier(service, smtp, app.state.public_url or "http://localhost")
+        app.state.notifier = notifier
+        service.clocks.poll_s, service.clocks.remind_after_s = clock_poll_s, remind_after_s
+        service.clocks.remind = notifier.remind
         if tune_gc:
             tune_gc_for_server()
         try:
@@ -321,7 +340,9 @@ def create_app(
         if not allowed:
             raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
         creator = await account_routes.rated_creator(request, body.rated)
-        game, tokens = await service.create(body.mode, body.specs(), body.first_player, owner=client)
+        game, tokens = await service.create(
+            body.mode, body.specs(), body.first_player, owner=client, time_control=body.time_control
+        )
         await account_routes.game_created(request, game, tokens, creator)
         # The address the creator's browser used (so a home network's address works as is),
         # unless the owner gave the server a public one.
@@ -395,6 +416,7 @@ def create_app(
     account_routes.install(app)  # accounts, profiles and ratings
     lobby_routes.install(app)  # the lobby's tables and quick match
     table_routes.install(app)  # a game's chat and its spectators
+    install_reminders(app)  # reminder settings, push subscriptions, the service worker
     install_pages(app)  # the browser game: pages, static files, board and replay routes
     install_health(app)  # /healthz, /readyz
     install_metrics(app)  # /metrics

@@ -147,6 +147,9 @@ SERVE_SETTINGS = (
     Setting("log_format", "--log-format", _choice(LOG_FORMATS), "text"),
     Setting("log_level", "--log-level", _choice(LOG_LEVELS), "info"),
     Setting("forwarded_allow_ips", "--forwarded-allow-ips", _text, "127.0.0.1"),
+    Setting("smtp_url", "--smtp-url", _text, None),
+    Setting("mail_from", "--mail-from", _text, "reminders@localhost"),
+    Setting("remind_after", "--remind-after", _seconds, 60.0),
 )
 _BY_DEST = {setting.dest: setting for setting in SERVE_SETTINGS}
 
@@ -238,6 +241,24 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRS",
         help="proxies trusted to set X-Forwarded-For and X-Forwarded-Proto, comma-separated, or '*' "
         "(default 127.0.0.1: a proxy on this host" + _env_help("forwarded_allow_ips") + ")",
+    )
+    parser.add_argument(
+        "--smtp-url",
+        metavar="URL",
+        help="where reminder e-mails go: smtp://[user:password@]host[:port], smtps://… or smtp+starttls://… "
+        "(default: no e-mail" + _env_help("smtp_url") + ")",
+    )
+    parser.add_argument(
+        "--mail-from",
+        metavar="ADDRESS",
+        help="the reminders' from-address (default reminders@localhost" + _env_help("mail_from") + ")",
+    )
+    parser.add_argument(
+        "--remind-after",
+        type=float,
+        metavar="SECONDS",
+        help="how long after a turn begins in a turn-based game its absent player is reminded "
+        "(default 60" + _env_help("remind_after") + ")",
     )
     parser.set_defaults(func=run_serve)
 
@@ -334,19 +355,26 @@ def run_serve(args: argparse.Namespace) -> int:
     except CommandFailed as exc:
         print(f"ttr-nordic serve: error: {exc}", file=sys.stderr)
         return exc.status
-    app = create_app(
-        url,
-        tune_gc=True,
-        ai_workers=settings["ai_workers"],
-        ray_address=settings["ray_address"],
-        idle_unload_s=settings["idle_unload"],
-        games_per_minute=settings["games_per_minute"],
-        warm_ai=True,
-        public_games=settings["public_games"],
-        public_url=settings["public_url"],
-        owner_key=settings["owner_key"],
-        allowed_origins=settings["allowed_origins"],
-    )
+    try:
+        app = create_app(
+            url,
+            tune_gc=True,
+            ai_workers=settings["ai_workers"],
+            ray_address=settings["ray_address"],
+            idle_unload_s=settings["idle_unload"],
+            games_per_minute=settings["games_per_minute"],
+            warm_ai=True,
+            public_games=settings["public_games"],
+            public_url=settings["public_url"],
+            owner_key=settings["owner_key"],
+            allowed_origins=settings["allowed_origins"],
+            smtp_url=settings["smtp_url"],
+            mail_from=settings["mail_from"],
+            remind_after_s=settings["remind_after"],
+        )
+    except ValueError as exc:  # e.g. an SMTP URL that is not one (SettingsError)
+        print(f"ttr-nordic serve: error: {exc}", file=sys.stderr)
+        return 2
     host, port = settings["host"], settings["port"]
     log.info("serving on http://%s:%d/ (database: %s at migration %s)", host, port, hide_password(url), revision)
     if host in ("0.0.0.0", "::"):

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..engine import Action, GameConfig, GameState, RecordError, parse_action
 from .ai_driver import AI_LOCK_RETRY_S, AIDriver
 from .ai_workers import AIPool
+from .clocks import Clocks, TimeControl, new_clock, parse_time_control
 from .cluster import AILocks, listen_dsn, listen_forever
 from .db import GameRow, SeatRow, utcnow
 from .live import Client, LiveGame, LiveGames, Seat, SeatSpec, iso, seat_of
@@ -78,6 +79,7 @@ class GameService:
         # On PostgreSQL other server processes may store moves of the games held here.
         self.shared = self.store.shared
         self.driver = AIDriver(self, AILocks(engine) if self.shared else None)
+        self.clocks = Clocks(self)
         self._sweeper: asyncio.Task[None] | None = None
         self._load_lock = asyncio.Lock()
         self._closing = False
@@ -139,11 +141,15 @@ class GameService:
         first_player: int | None,
         owner: str | None = None,
         token_hashes: dict[int, str] | None = None,
+        time_control: TimeControl | dict[str, Any] | None = None,
     ) -> tuple[LiveGame, dict[int, str]]:
         """Create and store a game; returns it and the secret token of each human seat
         (in hotseat mode every seat has the same token). ``owner`` (the creator's address)
         is whose share of the AI workers its computer seats use. ``token_hashes`` gives seats
-        tokens their holders already have (a lobby table's tickets): those seats get no new token."""
+        tokens their holders already have (a lobby table's tickets): those seats get no new token.
+        ``time_control`` (see :func:`.clocks.parse_time_control`; a bad one raises its one-line
+        ValueError) gives the game a clock."""
+        control = parse_time_control(time_control)
         config = GameConfig(len(seats), secrets.randbits(63), first_player)
         game_id = uuid.uuid4().hex
         shared = new_token() if mode == "hotseat" else None
@@ -178,8 +184,17 @@ class GameService:
             seats=rows,
         )
         state = GameState.from_config(config)
-        await self.store.in_db_thread(self.store.insert, row)
+        clock = None
+        also = []
+        if control is not None:
+            first = state.decision.player
+            clock = new_clock(control, config.players, first, now, rows[first].kind == "human")
+            clock.remind_at = self.clocks.remind_at_for(clock, now)
+            also.append(self.clocks.insert_row(game_id, clock))
+        await self.store.in_db_thread(self.store.insert, row, *also)
         game = LiveGame(game_id, mode, state, [seat_of(r) for r in rows], now, now, owner)
+        if clock is not None:
+            game.clock, game.clock_json = clock, clock.public()
         self.live[game_id] = game
         self.ensure_ai(game)
         return game, tokens
@@ -207,6 +222,7 @@ class GameService:
                 except ValueError as exc:
                     raise RecordError(f"game {game_id}: stored action {index} does not replay: {exc}") from exc
             game = LiveGame(row.id, row.mode, state, [seat_of(r) for r in row.seats], row.created_at, row.updated_at)
+            await self.clocks.load(game)
             self.live[game_id] = game
             if self.shared:
                 # A move another process stored while this one read the game was announced before
@@ -279,18 +295,20 @@ class GameService:
             found.append(summary)
         return found, unknown
 
-    async def hand_over(self, game: LiveGame, seat: int, level: str) -> None:
+    async def hand_over(self, game: LiveGame, seat: int, level: str, *, only_absent: bool = True) -> None:
         """Give human ``seat`` to the computer at ``level``: stored (it survives a restart),
         then every client is sent the new seats and the AI plays. The caller checks who may
-        ask; raises ``ValueError`` when the seat cannot be handed over."""
-        await self._reassign(game, seat, level)
+        ask; raises ``ValueError`` when the seat cannot be handed over. On PostgreSQL a seat
+        whose player is connected is refused unless not ``only_absent`` (a seat whose time ran
+        out too often, see clocks)."""
+        await self._reassign(game, seat, level, only_absent)
 
     async def hand_back(self, game: LiveGame, seat: int) -> None:
         """Give a seat handed to the computer back to its player (the holder of its token).
         Raises ``ValueError`` when the seat was never a person's."""
         await self._reassign(game, seat, None)
 
-    async def _reassign(self, game: LiveGame, seat: int, level: str | None) -> None:
+    async def _reassign(self, game: LiveGame, seat: int, level: str | None, only_absent: bool = True) -> None:
         """The computer at ``level`` plays ``seat`` from now on (None: its person again)."""
         async with game.lock:
             if self.shared:
@@ -308,7 +326,7 @@ class GameService:
             try:
                 # Handing over: refused if the seat's player is connected to another process.
                 await self.store.in_db_thread(
-                    self.store.store_seat, game.id, seat, kind, level, level is not None and self.shared
+                    self.store.store_seat, game.id, seat, kind, level, level is not None and self.shared and only_absent
                 )
             except ValueError:
                 if self.shared:
@@ -328,6 +346,8 @@ class GameService:
             # app) and be given the seat back.
             game.seats[seat] = Seat(seat, old.name, kind, level, old.token_hash)
             game.public_seats = [s.public() for s in game.seats]
+            with contextlib.suppress(Exception):  # (logged there) the clock is read again at the next load
+                await self.clocks.seats_changed(game)
             game.broadcast()
             game.announce_presence()
         self.ensure_ai(game)
@@ -340,14 +360,16 @@ class GameService:
         :class:`StorageError` if the database refuses the write (nothing changes either). With
         ``expected`` (the number of actions the caller saw), returns False without acting if
         the game moved on; returns False too if the seat is no longer played by ``by`` (handed
-        over or back, maybe by another process: checked again where the move is stored)."""
+        over or back, maybe by another process: checked again where the move is stored).
+        ``by="timeout"``: the computer plays a person's seat whose time ran out (see clocks)."""
+        kind = "human" if by == "timeout" else by
         async with game.lock:
             if self.shared:
                 await self.catch_up(game)
             state = game.state
             if expected is not None and len(state.history) != expected:
                 return False
-            if game.seats[seat].kind != by:
+            if game.seats[seat].kind != kind:
                 return False
             state.check(action, seat)
             index = len(state.history)
@@ -355,7 +377,7 @@ class GameService:
             after.apply_unchecked(action)
             winners = ",".join(str(w) for w in after.result().winners) if after.is_over else None
             try:
-                game.updated_at = await self.store.store(Append(game.id, index, seat, action.notation(), winners, by))
+                game.updated_at = await self.store.store(Append(game.id, index, seat, action.notation(), winners, kind))
             except Exception as exc:
                 changed_elsewhere = False
                 if self.shared:
@@ -375,7 +397,13 @@ class GameService:
                 raise StorageError(f"the action could not be stored: {reason}") from exc
             game.state = after
             game.last_used = time.monotonic()
-            self.moves[by] = self.moves.get(by, 0) + 1
+            self.moves[kind] = self.moves.get(kind, 0) + 1
+            if game.clock is not None:
+                try:
+                    await self.clocks.moved(game, seat, by)
+                except Exception:
+                    # The move stands; the sweeper puts a clock that lags the game right (see clocks.fire).
+                    log.exception("cannot store the clock of game %s", game.id)
             game.broadcast()
         if after.is_over:
             self._game_ended(game)
@@ -424,6 +452,9 @@ class GameService:
             changed = True
         if changed:
             game.last_used = time.monotonic()
+            if game.clock is not None:
+                with contextlib.suppress(Exception):
+                    await self.clocks.load(game)  # the other process stored the clock with the move
             game.broadcast()
         return changed
 
@@ -453,6 +484,7 @@ class GameService:
             self.ai.start()
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+            self.clocks.start()
         if self.shared and self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(
                 listen_forever(listen_dsn(self.engine), self._heard, self._heard_again, self.listening)
@@ -468,6 +500,7 @@ class GameService:
         self.games.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        await self.clocks.close()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

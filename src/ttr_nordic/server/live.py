@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from ..engine import GameRecord, GameState
 from .ai_workers import DecisionJob
@@ -27,6 +28,9 @@ from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 from .store import ACTIVE, FINISHED, GameStore
 from .tokens import hash_token
+
+if TYPE_CHECKING:
+    from .clocks import Clock
 
 
 def iso(moment: datetime) -> str:
@@ -141,6 +145,9 @@ class LiveGame:
     clients: set[Client] = field(default_factory=set)
     ai_task: asyncio.Task[None] | None = None
     last_used: float = field(default_factory=time.monotonic)  # for unloading idle games
+    # The game's clock (a game made with a time control, see clocks) and what the page is sent of it.
+    clock: Clock | None = None
+    clock_json: JSON | None = None
     public_seats: list[JSON] = field(init=False)
     # The whole-log state text of each seat, for the state and seats it was made from: a client
     # asking again and again (``view``) costs one serialisation per change, not one per ask.
@@ -217,6 +224,8 @@ class LiveGame:
         }
         if state.is_over:
             data["result"] = serialize_result(state.board, state.result())
+        if self.clock_json is not None:
+            data["clock"] = self.clock_json
         return data
 
     def state_message(self, seat: int, log_start: int = 0) -> JSON:
@@ -226,7 +235,7 @@ class LiveGame:
         # A seat handed to the computer is offered nothing: its old link only watches.
         mine = state.decision.player == seat and self.seats[seat].kind == "human"
         legal = state.legal_action_list() if mine else []
-        return {
+        message: JSON = {
             "type": "state",
             "game_id": self.id,
             "seat": seat,
@@ -236,6 +245,9 @@ class LiveGame:
             "view": serialize_view(state.view(seat), log_start),
             "legal": serialize_legal(state.board, legal),
         }
+        if self.clock_json is not None:
+            message["clock"] = self.clock_json  # the deadlines: the page shows them, the server fires them
+        return message
 
     def state_text(self, client: Client, cache: dict[tuple[int, int], str] | None = None) -> str:
         """The state message for ``client`` (the seat it is shown) as JSON text, carrying only

@@ -33,13 +33,14 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..ai.registry import LEVELS
 from ..web import STATIC
 from . import lobby
 from .account_routes import current_user, in_db, same_site, signed_in
 from .accounts import User
+from .clocks import parse_time_control
 from .games import GameService, SeatSpec
 from .lobby import Format, LobbyError, Taken
 from .serialize import JSON
@@ -96,6 +97,13 @@ class NewTable(BaseModel):
     name: str | None = Field(default=None, max_length=MAX_NAME)
 
     _name = field_validator("name")(classmethod(lambda cls, v: _clean_name(v)))
+
+    @model_validator(mode="after")
+    def _clock_rules(self) -> NewTable:
+        # The game's clock takes only what clocks.parse_time_control takes (e.g. 24 h or 3 days a move).
+        if self.time_control is not None:
+            parse_time_control(self.time_control.model_dump())
+        return self
 
     def format(self) -> Format:
         tc = None if self.time_control is None else json.dumps(self.time_control.model_dump(), sort_keys=True)
@@ -167,7 +175,12 @@ async def _start(request: Request, table_id: str, level: str = DEFAULT_LEVEL) ->
     humans = len(hashes)
     try:
         game, _ = await service.create(
-            "ai" if humans == 1 else "online", specs, None, owner=_client(request), token_hashes=hashes
+            "ai" if humans == 1 else "online",
+            specs,
+            None,
+            owner=_client(request),
+            token_hashes=hashes,
+            time_control=plan.time_control,
         )
     except Exception:
         await in_db(request, lobby.reopen, service.engine, table_id)

@@ -260,10 +260,12 @@ class GameStore:
 
     # ------------------------------------------------------------ writes
 
-    def insert(self, game: GameRow) -> None:
-        """Store a new game with its seats."""
+    def insert(self, game: GameRow, *also: object) -> None:
+        """Store a new game with its seats (and ``also``, rows of other tables, e.g. its clock)."""
         with self.sessions.begin() as session:
             session.add(game)
+            session.flush()  # the game's row first: the others refer to it
+            session.add_all(also)
         self.check_still_stored()
 
     def append(self, game_id: str, index: int, seat: int, notation: str, winners: str | None) -> datetime:

@@ -150,7 +150,12 @@ async def accept_rematch(game_id: str, request: Request) -> JSON:
         hashes = {s.seat: s.token_hash for s in game.seats if s.token_hash}
         try:
             new_game, _ = await service.create(
-                "online", specs, None, owner=request.client and request.client.host, token_hashes=hashes
+                "online",
+                specs,
+                None,
+                owner=request.client and request.client.host,
+                token_hashes=hashes,
+                time_control=None if game.clock is None else game.clock.control,  # same pace, new deal
             )
         except Exception:
             await in_db(request, rematch.reopen, service.engine, game.id)

@@ -4,6 +4,7 @@
 // session's CSRF token in a header (the server refuses them without it).
 import { api, dialog, el, toast } from "./ui.js";
 import { gameEntry, heldTokens } from "./mygames.js";
+import { reminderSection } from "./push.js";
 
 let account = { user: null, csrf: "" };
 let loaded = null;
@@ -246,7 +247,7 @@ export function openSettings() {
     }
   });
   const close = el("button", { type: "button", text: "Close", onclick: () => d.close() });
-  const d = dialog(`Settings — ${user.name}`, el("div", { class: "settings" }, pwForm, passkeys,
+  const d = dialog(`Settings — ${user.name}`, el("div", { class: "settings" }, pwForm, passkeys, reminderSection(withCsrf),
     el("section", { class: "account-form" }, el("h3", { text: "Sessions" }), everywhere), delForm),
   [close], { className: "settings-dialog", modal: true });
   d.node.id = "settings-dialog";

@@ -15,6 +15,7 @@ import { ratedNotice, showRatingChange } from "./account.js";
 import { cardBack } from "./art.js";
 import { soundCues, volumeControl } from "./sound.js";
 import { ceremonySeen, rematchButton, runCeremony } from "./ceremony.js";
+import { makeClockPanel } from "./clock.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -92,6 +93,7 @@ export async function gamePage(app, gameId, token) {
   map.root.addEventListener("viewchange", () => { tip.hidden = true; });
   mapWrap.append(zoom.controls);
   const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
+  const clocks = makeClockPanel();
   const market = el("section", { class: "panel market", id: "market", "aria-label": "Cards to draw" });
   const hand = el("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
   const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": "Your tickets" });
@@ -149,7 +151,7 @@ export async function gamePage(app, gameId, token) {
     guide.node, recent,
     // The cards to draw, your hand and your tickets dock at the bottom of the window on a laptop:
     // in view however tall the hint, the guide and the news above them grow (style.css).
-    players, atTable, el("div", { class: "dock", id: "dock" }, market, hand, tickets), routeList, log,
+    players, clocks.panel, atTable, el("div", { class: "dock", id: "dock" }, market, hand, tickets), routeList, log,
     atTable ? null : online.panel, summary.mode === "online" ? chatPanel(gameId, token).node : null);
   // The page's one level-one heading, for screen readers' heading navigation (the map says the rest).
   app.replaceChildren(el("h1", { class: "sr-only", text: "Ticket to Ride: Nordic Countries — game" }),
@@ -262,6 +264,7 @@ export async function gamePage(app, gameId, token) {
     renderRecent(view, since);
     renderStatus(view);
     renderPlayers(view);
+    clocks.update(result ? null : msg.clock, seats());
     renderMarket(view);
     renderPrivate(view);
     renderRouteList(claimable);

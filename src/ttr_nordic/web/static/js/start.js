@@ -88,10 +88,23 @@ export async function startPage(app) {
   syncOn();
   const invites = el("div", { class: "invites", id: "invites" });
   const rated = ratedOption();
+  // The time control (see clocks.py): sent as is, checked by the server.
+  const TIME_CONTROLS = {
+    none: null,
+    "turn-1d": { kind: "turn", per_move_s: 86400 },
+    "turn-3d": { kind: "turn", per_move_s: 259200 },
+    "realtime-60": { kind: "realtime", per_move_s: 60, reserve_s: 300 },
+  };
+  const onClock = el("select", { id: "on-clock", name: "on-clock" },
+    el("option", { value: "none", text: "No clock" }),
+    el("option", { value: "turn-1d", text: "Turn-based: 24 hours a move" }),
+    el("option", { value: "turn-3d", text: "Turn-based: 3 days a move" }),
+    el("option", { value: "realtime-60", text: "Real time: 1 minute a move + 5 minutes reserve" }));
   const onForm = el("form", { class: "mode-card", id: "form-online" },
     el("h2", { text: "Online with friends" }),
     el("p", { class: "hint", text: "Each seat gets its own secret link. Turns can wait: the game is kept on the server." }),
-    el("label", { class: "field", for: "on-count" }, "Players", onCount), onNames, rated.node,
+    el("label", { class: "field", for: "on-count" }, "Players", onCount), onNames,
+    el("label", { class: "field", for: "on-clock" }, "Clock", onClock), rated.node,
     el("button", { type: "submit", class: "primary", id: "start-online", text: "Create game" }), invites);
   onForm.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -102,7 +115,8 @@ export async function startPage(app) {
       // The creator plays seat 1 and keeps every seat's link, to show again at any time.
       rememberGame(data.game.id, data.invites[0].token, { mode: "online", invites: data.invites, creator: true });
       showInvites(invites, data.invites, "Send each player their own link:");
-    }, rated.checked() ? { rated: true } : {});
+    }, { ...(rated.checked() ? { rated: true } : {}),
+      ...(TIME_CONTROLS[onClock.value] ? { time_control: TIME_CONTROLS[onClock.value] } : {}) });
   });
   const last = latestCreated();
   if (last) showInvites(invites, last.invites, `Links of your last online game (${last.invites.map((i) => i.names.join(", ")).join(" · ")}):`);
