@@ -251,6 +251,12 @@ def main() -> int:
     parser.add_argument("--replay-seconds", type=float, default=8.0)
     parser.add_argument("--idle-sockets", type=int, default=500)
     parser.add_argument("--header-timeout", type=float, default=10.0, help="the server's (default: its own, 10 s)")
+    parser.add_argument(
+        "--ping-target-ms",
+        type=float,
+        default=200.0,
+        help="the worst ping allowed for exit status 0 (default 200; tests raise it: a loaded machine is slow)",
+    )
     args = parser.parse_args()
     logging.getLogger("websockets").setLevel(logging.CRITICAL)  # the attackers' own sockets die noisily
 
@@ -324,7 +330,7 @@ def main() -> int:
         print(f"worst_ping_ms {worst:.1f}")
         print(f"memory_growth_mb {growth:.1f}")
         print(f"lost_moves {lost}")
-        return 1 if lost or fair.errors or worst > 200 or growth > 100 else 0
+        return 1 if lost or fair.errors or worst > args.ping_target_ms or growth > 100 else 0
     finally:
         if process.poll() is None:
             process.kill()
