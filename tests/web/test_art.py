@@ -43,6 +43,9 @@ def open_game(page: Any) -> None:
 def test_cards_are_drawn_art_and_keep_their_letters(page: Any) -> None:
     open_game(page)
     keep_all(page)
+    # The page stands still on this player's turn: while the computer plays, each state rebuilds
+    # the deck and the tickets, and a node read then is already detached (its style reads '').
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
     page.wait_for_function("() => document.querySelectorAll('#hand .card').length > 0")
     cards = page.evaluate(CARDS_JS)
     assert len(cards) >= 6  # the hand's colours and the five face-up cards

@@ -247,7 +247,7 @@ export function openSettings() {
     }
   });
   const close = el("button", { type: "button", text: "Close", onclick: () => d.close() });
-  const d = dialog(`Settings — ${user.name}`, el("div", { class: "settings" }, pwForm, passkeys, reminderSection(withCsrf),
+  const d = dialog(`Settings — ${user.name}`, el("div", { class: "account-settings" }, pwForm, passkeys, reminderSection(withCsrf),
     el("section", { class: "account-form" }, el("h3", { text: "Sessions" }), everywhere), delForm),
   [close], { className: "settings-dialog", modal: true });
   d.node.id = "settings-dialog";
