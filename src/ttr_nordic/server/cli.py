@@ -486,7 +486,8 @@ def run_db(args: argparse.Namespace) -> int:
     url = _database_url(args)
     try:
         if args.db_command == "upgrade":
-            logging.config.dictConfig(log_config())  # Alembic says what it runs
+            if not logging.getLogger().handlers:  # Alembic says what it runs (unless a host configured logging)
+                logging.config.dictConfig(log_config())
             revision = upgrade_database(url)
             print(f"{hide_password(url)}: at migration {revision} (head)")
             return 0
