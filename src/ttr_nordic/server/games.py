@@ -63,11 +63,14 @@ class GameService:
     >>> from ttr_nordic.server.db import make_engine, migrate
     >>> engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/games.sqlite")
     >>> _ = migrate(engine)
-    >>> service = GameService(engine)
-    >>> game, tokens = asyncio.run(service.create("hotseat", [SeatSpec("A", "human"), SeatSpec("B", "human")], 0))
-    >>> game.summary()["actions"], sorted(tokens)
+    >>> async def first_game() -> tuple[int, list[int]]:
+    ...     service = GameService(engine)
+    ...     game, tokens = await service.create("hotseat", [SeatSpec("A", "human"), SeatSpec("B", "human")], 0)
+    ...     await service.close()
+    ...     return game.summary()["actions"], sorted(tokens)
+    >>> from concurrent.futures import ThreadPoolExecutor  # an event loop of its own, wherever this runs
+    >>> ThreadPoolExecutor(1).submit(asyncio.run, first_game()).result()
     (0, [0, 1])
-    >>> asyncio.run(service.close())
     """
 
     def __init__(self, engine: Engine, ai: AIPool | None = None, *, idle_unload_s: float = 600.0) -> None:

@@ -26,7 +26,9 @@ export async function watchPage(app, gameId) {
     el("span", { class: "badge spectator", text: "Spectator" })), players,
   el("section", { class: "panel log", "aria-label": "Moves" }, el("h2", { text: "Moves" }), log),
   chatPanel(gameId).node);
-  app.replaceChildren(el("div", { class: "game" }, el("div", { class: "map-wrap" }, map.root), side));
+  // The page's one level-one heading, for screen readers' heading navigation.
+  app.replaceChildren(el("h1", { class: "sr-only", text: "Ticket to Ride: Nordic Countries — watching a game" }),
+    el("div", { class: "game" }, el("div", { class: "map-wrap" }, map.root), side));
 
   function render(view) {
     map.setOwners(view.route_owner);
