@@ -106,7 +106,8 @@ def base_url(server: str) -> str:
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any], base_url: str) -> dict[str, Any]:
-    return {**browser_context_args, "base_url": base_url, "viewport": {"width": 1440, "height": 960}}
+    # English unless a test asks for another language (the page follows the browser's language).
+    return {**browser_context_args, "base_url": base_url, "viewport": {"width": 1440, "height": 960}, "locale": "en-US"}
 
 
 class RequestLog:

@@ -3,6 +3,7 @@
 * ``/`` — the start page; ``/play/{id}?seat=TOKEN`` — the game page; ``/replay/{id}`` — the
   replay viewer (all the same single page, ``static/index.html``, which reads the path).
 * ``/static/...`` — ES modules, CSS and the map data (``land.json``, see ``scripts/make_land.py``).
+* ``GET /i18n/{language}.json`` — the page's messages in one language (see :mod:`ttr_nordic.web.i18n`).
 * ``GET /api/board`` — the board (cities with lat/lon, routes, tickets) for drawing the map.
 * ``GET /api/games/{id}/replay/{step}`` — for a finished game only: the state after ``step``
   actions with every hand and ticket shown (the game is over, nothing is secret any more);
@@ -27,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from ..ai.value.curve import key_moments, replay_curve
 from ..engine import GameState, RecordError, load_board, parse_action
 from ..web import STATIC
+from ..web.i18n import LANGUAGES, catalogue
 from .access import may_read_record
 from .serialize import board_json as serialize_board
 from .serialize import serialize_result, serialize_view
@@ -109,6 +111,13 @@ def install(app: FastAPI) -> None:
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(index)
+
+    @app.get("/i18n/{language}.json", include_in_schema=False, response_model=None)
+    async def get_catalogue(language: str) -> JSONResponse:
+        if language not in LANGUAGES:
+            return _error(404, "unknown_language", f"no language {language!r} (one of {', '.join(LANGUAGES)})")
+        # Revalidated on each load: a release's pages and catalogues must go together.
+        return JSONResponse(catalogue(language), headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/board")
     async def get_board() -> JSON:

@@ -7,6 +7,12 @@ import { claimSeat, installAccountMenu } from "./account.js";
 import { profilePage } from "./profile.js";
 import { lobbyPage } from "./lobby.js";
 import { watchPage } from "./watch.js";
+import { applyStatic, languagePicker, loadLanguage } from "./i18n.js";
+
+// Every module writes its text at render time, so the language is loaded before anything is drawn.
+await loadLanguage();
+applyStatic();
+document.getElementById("account-slot").before(languagePicker());
 
 installRulesButton();
 installAccountMenu();
