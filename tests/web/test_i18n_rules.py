@@ -5,6 +5,7 @@ Norwegian and Finnish."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from playwright.sync_api import expect
 from ttr_nordic.web.i18n import translate
 
 from .conftest import RequestLog, shot
-from .driver import wait_state
+from .driver import keep_all, wait_my_turn, wait_state
 from .i18n_probe import untranslated, use_pseudo_language
 
 SECTIONS = ["setup", "turn", "locomotives", "ferries", "tunnels", "murmansk", "double", "end", "scoring", "ties"]
@@ -174,3 +175,31 @@ def test_screenshots_of_the_rules_panel(page: Any, code: str) -> None:
         shot(page, f"rules-{code}-{width}x{height}")
         panel.locator('.rules-toc a[data-section="ferries"]').click()
         shot(page, f"rules-{code}-ferries-{width}x{height}")
+
+
+def test_screenshots_of_a_finnish_guided_game_and_hint_on_a_phone(page: Any, requests_seen: RequestLog) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    use_language(page, "fi")
+    page.click("#start-guided")
+    page.wait_for_url("**/play/**")
+    wait_state(page)
+    guide = page.locator("#guide")
+    expect(guide).to_have_attribute("data-step", "tickets")
+    expect(guide.locator("#guide-title")).to_have_text("Valitse menolippusi")
+    # Long Finnish words wrap inside the tip: nothing sticks out of it.
+    wide = guide.evaluate(
+        """g => [...g.querySelectorAll('*')].filter(n => n.getBoundingClientRect().right
+                   > g.getBoundingClientRect().right + 1).map(n => n.tagName)"""
+    )
+    assert wide == [], wide
+    shot(page, "guide-fi-390x844")
+    keep_all(page)
+    wait_my_turn(page)
+    expect(guide).to_have_attribute("data-step", "turn")
+    page.locator("#hint-button").click()
+    hint = page.locator("#hint")
+    hint.locator("strong").wait_for(timeout=20000)
+    expect(hint).to_contain_text(re.compile(r"[äö]|Nosta|Valtaa|Ota"))
+    hint.scroll_into_view_if_needed()
+    shot(page, "hint-fi-390x844")
+    assert requests_seen.errors == []
