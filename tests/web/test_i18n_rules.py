@@ -16,6 +16,7 @@ from ttr_nordic.web.i18n import translate
 from .conftest import RequestLog, shot
 from .driver import keep_all, wait_my_turn, wait_state
 from .i18n_probe import untranslated, use_pseudo_language
+from .test_page_axe import serious_violations
 
 SECTIONS = ["setup", "turn", "locomotives", "ferries", "tunnels", "murmansk", "double", "end", "scoring", "ties"]
 # The "?" buttons' topics, as the game's dialogs name them.
@@ -203,3 +204,22 @@ def test_screenshots_of_a_finnish_guided_game_and_hint_on_a_phone(page: Any, req
     hint.scroll_into_view_if_needed()
     shot(page, "hint-fi-390x844")
     assert requests_seen.errors == []
+
+
+@pytest.fixture
+def audited_page(browser: Any, browser_context_args: dict[str, Any]) -> Any:
+    # As in test_page_axe: only an audit's context bypasses the pages' CSP to inject axe-core.
+    context = browser.new_context(**browser_context_args, bypass_csp=True)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def test_the_finnish_rules_panel_has_no_accessibility_violation(audited_page: Any) -> None:
+    page = audited_page
+    use_language(page, "fi")
+    page.click("#rules-open")
+    expect(page.locator("#rules-panel")).to_have_attribute("aria-label", "Säännöt")
+    page.locator('.rules-toc a[data-section="ferries"]').click()
+    assert serious_violations(page, "rules panel (fi)") == []

@@ -101,7 +101,7 @@ function build() {
       el("h3", { id: `rules-h-${id}`, tabindex: -1, text: title }), make())));
   const close = el("button", { type: "button", class: "rules-close", id: "rules-close", "aria-label": t("rules.close"),
     text: "✕", onclick: closeRules });
-  const node = el("aside", { id: "rules-panel", class: "rules-panel", role: "dialog", "aria-label": t("rules.dialog"),
+  const node = el("div", { id: "rules-panel", class: "rules-panel", role: "dialog", "aria-label": t("rules.dialog"),
     hidden: true },
     el("div", { class: "rules-head" }, el("h2", { text: t("rules.title") }), close), defs, toc, body);
   node.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); closeRules(); } });
