@@ -160,17 +160,17 @@ def test_finnish_and_german_hints_with_their_plurals(page: Any, requests_seen: R
     }
     fi = page.evaluate(WORDS_JS, ["fi", [claim, ferry], NAMES])
     assert fi == [
-        "Valtaa Oulu–Vaasa (musta, 3 ruutua), maksuna 3 mustaa korttia: tuo 4 pistettä 3 vaunulla; "
+        "Rakenna Oulu–Vaasa (musta, 3 ruutua), maksuna 3 mustaa korttia: tuo 4 pistettä 3 vaunulla; "
         "sinulta puuttuu 1 kortti suunniteltuja reittejäsi varten.",
-        "Valtaa Stockholm–Turku (sininen lautta, 3 ruutua), maksuna 2 sinistä korttia ja 1 veturi: "
+        "Rakenna Stockholm–Turku (sininen lautta, 3 ruutua), maksuna 2 sinistä korttia ja 1 veturi: "
         "suorittaa menolippusi Stockholm–Helsinki (1 piste); estää pelaajaa Kari, jonka reitit viittaavat "
         "menolippuun Turku–Oslo.",
     ]
     de = page.evaluate(WORDS_JS, ["de", [claim, ferry], NAMES])
     assert de == [
-        "Nimm Oulu–Vaasa (3 Felder in Schwarz) mit 3 schwarzen Karten in Besitz: bringt 4 Punkte für 3 Waggons; "
+        "Baue Oulu–Vaasa (3 Felder in Schwarz) mit 3 schwarzen Karten: bringt 4 Punkte für 3 Waggons; "
         "dir fehlt 1 Karte für deine geplanten Strecken.",
-        "Nimm Stockholm–Turku (Fähre, 3 Felder in Blau) mit 2 blauen Karten und 1 Lokomotive in Besitz: "
+        "Baue Stockholm–Turku (Fähre, 3 Felder in Blau) mit 2 blauen Karten und 1 Lokomotive: "
         "erfüllt deine Zielkarte Stockholm–Helsinki (1 Punkt); blockiert Kari – die gebauten Strecken deuten "
         "auf eine Zielkarte Turku–Oslo hin.",
     ]
