@@ -310,7 +310,7 @@ def _reason_text(reason: Reason, names: Sequence[str]) -> str:
     p = reason.params
     code = reason.code
     if code == "completes_ticket":
-        return f"completes your ticket {p['ticket']} ({p['points']} points)"
+        return f"completes your ticket {p['ticket']} ({_count(p['points'], 'point')})"
     if code == "on_ticket_path":
         return f"it lies on your way for {p['ticket']}"
     if code == "blocks":
@@ -334,12 +334,13 @@ def _reason_text(reason: Reason, names: Sequence[str]) -> str:
         short = p["short"]
         return f"you are {_count(short, 'card')} short of your planned routes" if short else "more cards, more choice"
     if code == "tickets_done":
-        return f"your tickets are connected and you have {p['trains']} trains left for new ones"
+        return f"your tickets are connected and you have {_count(p['trains'], 'train')} left for new ones"
     if code == "trains_to_spare":
         return f"your tickets need fewer trains than you have ({p['spare']} to spare)"
     if code == "tickets_fit":
         return (
-            f"they fit your network: about {p['trains']} trains for all your tickets, and you have {p['trains_left']}"
+            f"they fit your network: about {_count(p['trains'], 'train')} for all your tickets,"
+            f" and you have {p['trains_left']}"
         )
     if code == "already_connected":
         return f"{p['ticket']} is connected already"

@@ -1,6 +1,8 @@
 // The rules in the page: a panel with the rules of Nordic Countries (from the project's rules
 // spec), small pictures drawn like the board's routes, and a way to open it at one section from
-// any dialog ("?" buttons) or with the R key.
+// any dialog ("?" buttons) or with the R key. Its words are the "rules" catalogue's (i18n/<language>/
+// rules.json); bold lead-ins and lists stay here, each piece of text is one message.
+import { num, t } from "./i18n.js";
 import { CARD_COLORS, CARD_LETTERS, DARK_CARDS, cardChip, el, svg } from "./ui.js";
 
 /** A row of train spaces drawn like the board: colours, locomotive spaces, a tunnel's outline. */
@@ -26,75 +28,60 @@ function route(spaces, { color = "gray", locos = 0, tunnel = false, label = "" }
   return picture;
 }
 
-/** Cards in a row, as small chips (the payment pictures). */
-function cards(list, label) {
-  return el("span", { class: "rules-cards", role: "img", "aria-label": label },
-    list.map((c) => { const chip = cardChip(c); chip.setAttribute("aria-hidden", "true"); return chip; }));
+/** Cards in a row, as small chips, with their caption (the payment pictures). */
+function cards(list, caption) {
+  const chips = el("span", { class: "rules-cards", "aria-hidden": "true" }, list.map((c) => {
+    const chip = cardChip(c);
+    chip.removeAttribute("title"); // the caption says what the cards are
+    return chip;
+  }));
+  return el("li", {}, chips, el("span", { class: "rules-caption", text: caption }));
 }
 
-const SECTIONS = [
-  ["setup", "Setup", () => [
-    el("p", { text: "Each player gets 40 trains, 4 train cards and 5 destination tickets, and keeps at least 2 of "
-      + "the 5 (the others leave the game). Five train cards lie face up: that is the display." }),
-  ]],
-  ["turn", "Your turn: one of three things", () => [
+// A paragraph with a bold lead-in: two messages, the lead and the rest of the sentence.
+const lead = (strong, rest) => el("p", {}, el("strong", { text: strong }), rest);
+
+/** The sections: [id, title, body]; called when the panel is built, in the page's language. */
+const SECTIONS = () => [
+  ["setup", t("rules.hSetup"), () => [el("p", { text: t("rules.setup") })]],
+  ["turn", t("rules.hTurn"), () => [
     el("ol", {},
-      el("li", {}, el("strong", { text: "Draw 2 train cards" }), ", one at a time, each from the display or blind "
-        + "from the deck. A face-up locomotive counts as one card like any other: you still take a second card."),
-      el("li", {}, el("strong", { text: "Claim a route" }), " by paying its cost: as many cards of its colour as it has "
-        + "spaces (any one colour for a gray route). Place your trains and score the route at once."),
-      el("li", {}, el("strong", { text: "Draw 3 destination tickets" }), " and keep at least 1 (the others leave the game).")),
+      el("li", {}, el("strong", { text: t("rules.drawLead") }), t("rules.draw")),
+      el("li", {}, el("strong", { text: t("rules.claimLead") }), t("rules.claim")),
+      el("li", {}, el("strong", { text: t("rules.ticketsLead") }), t("rules.tickets"))),
     el("table", { class: "rules-points" },
-      el("tr", {}, el("th", { text: "Route length" }), ...[1, 2, 3, 4, 5, 6, 9].map((n) => el("td", { text: n }))),
-      el("tr", {}, el("th", { text: "Points" }), ...[1, 2, 4, 7, 10, 15, 27].map((n) => el("td", { text: n })))),
+      el("tr", {}, el("th", { text: t("rules.routeLength") }), ...[1, 2, 3, 4, 5, 6, 9].map((n) => el("td", { text: num(n) }))),
+      el("tr", {}, el("th", { text: t("rules.points") }), ...[1, 2, 4, 7, 10, 15, 27].map((n) => el("td", { text: num(n) })))),
   ]],
-  ["locomotives", "Locomotives and the display", () => [
-    el("p", { text: "Locomotives are wild, but only on ferries and tunnels: they can never pay for an ordinary route "
-      + "(nor stand alone on Murmansk–Lieksa)." }),
-    el("p", {}, el("strong", { text: "No flush in Nordic Countries: " }),
-      "three or more locomotives in the display stay there. The display is never discarded and replaced, "
-      + "unlike other editions. Board Game Arena regulars: this is not a bug."),
+  ["locomotives", t("rules.hLocomotives"), () => [
+    el("p", { text: t("rules.locomotives") }),
+    lead(t("rules.noFlushLead"), t("rules.noFlush")),
   ]],
-  ["ferries", "Ferries and the 3-for-1", () => [
-    route(3, { color: "orange", locos: 1, label: "A ferry of 3 orange spaces, one of them a locomotive space" }),
-    el("p", { text: "A ferry shows locomotive spaces (the diamond): each needs a locomotive. Any 3 cards can stand in "
-      + "for a locomotive, and for any other space too." }),
-    el("p", {}, "Kristiansand–Stavanger (3 orange, 1 locomotive) takes ",
-      cards(["orange", "orange", "locomotive"], "2 orange and 1 locomotive"), ", or ",
-      cards(["orange", "orange", "red", "blue", "green"], "2 orange and any 3 cards"),
-      " — but not 3 orange."),
+  ["ferries", t("rules.hFerries"), () => [
+    route(3, { color: "orange", locos: 1, label: t("rules.ferryPicture") }),
+    el("p", { text: t("rules.ferries") }),
+    el("p", { text: t("rules.ferryExample") }),
+    el("ul", { class: "rules-pays" },
+      cards(["orange", "orange", "locomotive"], t("rules.ferryPaysLoco")),
+      cards(["orange", "orange", "red", "blue", "green"], t("rules.ferryPaysThree"))),
+    el("p", { text: t("rules.ferryNot") }),
   ]],
-  ["tunnels", "Tunnels", () => [
-    route(3, { color: "green", tunnel: true, label: "A tunnel of 3 green spaces, outlined in black dashes" }),
-    el("p", { text: "Pay the tunnel's cost (its colour, locomotives allowed). Then the top 3 cards of the deck are "
-      + "turned over: each one of the tunnel's colour or a locomotive asks for one more card of the tunnel's colour or "
-      + "a locomotive. Pay them, or give up: your cards come back and your turn ends." }),
-    el("p", { text: "Paid with locomotives only? Then only revealed locomotives count, and only locomotives can pay "
-      + "the extra." }),
+  ["tunnels", t("rules.hTunnels"), () => [
+    route(3, { color: "green", tunnel: true, label: t("rules.tunnelPicture") }),
+    el("p", { text: t("rules.tunnels") }),
+    el("p", { text: t("rules.tunnelsLocos") }),
   ]],
-  ["murmansk", "Murmansk–Lieksa", () => [
-    route(9, { color: "gray", label: "Murmansk–Lieksa: 9 gray spaces" }),
-    el("p", { text: "The 9-space route pays in one colour, and any 4 cards (locomotives included) can stand in for one "
-      + "card. It scores 27 points." }),
+  ["murmansk", t("rules.hMurmansk"), () => [
+    route(9, { color: "gray", label: t("rules.murmanskPicture") }),
+    el("p", { text: t("rules.murmansk") }),
   ]],
-  ["double", "Double routes", () => [
-    el("p", { text: "Some cities are joined by two routes side by side. One player may never claim both. In a "
-      + "2-player game only one of the two can be claimed at all: the other closes." }),
+  ["double", t("rules.hDouble"), () => [el("p", { text: t("rules.double") })]],
+  ["end", t("rules.hEnd"), () => [el("p", { text: t("rules.end") })]],
+  ["scoring", t("rules.hScoring"), () => [
+    el("p", { text: t("rules.scoring") }),
+    lead(t("rules.globetrotterLead"), t("rules.globetrotter")),
   ]],
-  ["end", "The final round", () => [
-    el("p", { text: "When a player ends a turn with 2 trains or fewer, every player, that player included, has one "
-      + "more turn. Then the game ends." }),
-  ]],
-  ["scoring", "Scoring and Globetrotter", () => [
-    el("p", { text: "Route points are scored during play. At the end each ticket adds its value if your own routes "
-      + "join its two cities, and takes it away if not." }),
-    el("p", {}, el("strong", { text: "Globetrotter: " }), "the player who completed the most tickets gets 10 points "
-      + "(all tied players get them). There is no longest-route bonus in Nordic Countries."),
-  ]],
-  ["ties", "Tie-breaks", () => [
-    el("p", { text: "On equal totals, the player with the most completed tickets wins; then the longest continuous "
-      + "path of trains; if still equal, the victory is shared." }),
-  ]],
+  ["ties", t("rules.hTies"), () => [el("p", { text: t("rules.ties") })]],
 ];
 
 let panel = null;
@@ -105,16 +92,18 @@ function build() {
     svg("defs", {}, svg("linearGradient", { id: "rules-loco", x1: 0, y1: 0, x2: 1, y2: 1 },
       ...["#d62828", "#f28c28", "#f2c500", "#2f9e44", "#2a6fdb", "#8e44ad"].map((c, i) =>
         svg("stop", { offset: `${(i / 5) * 100}%`, "stop-color": c })))));
-  const toc = el("nav", { class: "rules-toc", "aria-label": "Rules sections" },
-    SECTIONS.map(([id, title]) => el("a", { href: `#rules-${id}`, "data-section": id, text: title,
+  const sections = SECTIONS();
+  const toc = el("nav", { class: "rules-toc", "aria-label": t("rules.sections") },
+    sections.map(([id, title]) => el("a", { href: `#rules-${id}`, "data-section": id, text: title,
       onclick: (e) => { e.preventDefault(); show(id); } })));
-  const body = el("div", { class: "rules-body" }, SECTIONS.map(([id, title, make]) =>
+  const body = el("div", { class: "rules-body" }, sections.map(([id, title, make]) =>
     el("section", { id: `rules-${id}`, class: "rules-section", "aria-labelledby": `rules-h-${id}` },
       el("h3", { id: `rules-h-${id}`, tabindex: -1, text: title }), make())));
-  const close = el("button", { type: "button", class: "rules-close", id: "rules-close", "aria-label": "Close the rules",
+  const close = el("button", { type: "button", class: "rules-close", id: "rules-close", "aria-label": t("rules.close"),
     text: "✕", onclick: closeRules });
-  const node = el("aside", { id: "rules-panel", class: "rules-panel", role: "dialog", "aria-label": "Rules", hidden: true },
-    el("div", { class: "rules-head" }, el("h2", { text: "Rules of Nordic Countries" }), close), defs, toc, body);
+  const node = el("div", { id: "rules-panel", class: "rules-panel", role: "dialog", "aria-label": t("rules.dialog"),
+    hidden: true },
+    el("div", { class: "rules-head" }, el("h2", { text: t("rules.title") }), close), defs, toc, body);
   node.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); closeRules(); } });
   document.body.append(node);
   return node;
@@ -147,10 +136,20 @@ export function closeRules() {
 
 export const rulesOpen = () => Boolean(panel && !panel.hidden);
 
-/** A "?" button that opens the rules at ``section`` (contextual help in dialogs). */
+// The topics of the "?" buttons, as the dialogs name them, and their words.
+const HELP_TOPICS = {
+  "destination tickets": "rules.helpTickets", tunnels: "rules.helpTunnels", ferries: "rules.helpFerries",
+  "Murmansk–Lieksa": "rules.helpMurmansk", "claiming a route": "rules.helpClaiming", scoring: "rules.helpScoring",
+};
+
+/**
+ * A "?" button that opens the rules at ``section`` (contextual help in dialogs); ``what`` is its
+ * topic, one of HELP_TOPICS' (written in the page's language), e.g. helpButton("tunnels", "tunnels").
+ */
 export function helpButton(section, what) {
+  const words = t("rules.help", { topic: what in HELP_TOPICS ? t(HELP_TOPICS[what]) : what });
   return el("button", { type: "button", class: "help-button", "data-rules": section,
-    "aria-label": `Rules: ${what}`, title: `Rules: ${what}`, text: "?", onclick: () => openRules(section) });
+    "aria-label": words, title: words, text: "?", onclick: () => openRules(section) });
 }
 
 /** The Rules button of the top bar. */
