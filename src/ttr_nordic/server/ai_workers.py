@@ -41,6 +41,7 @@ from ..ai.registry import make_agent
 from ..engine import GameConfig, GameState, parse_action
 from ..sim.workers import spawn_pool
 from .ai_queue import FairQueue, Ticket
+from .variants import variant_from_text
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,8 @@ class DecisionJob:
     seat: int
     level: str
     agent_seed: int
+    # The game's rule variant as canonical JSON (see .variants); None: the official rules.
+    variant: str | None = None
 
 
 # ---- the worker side ------------------------------------------------------------------------
@@ -81,10 +84,11 @@ def _position(job: DecisionJob) -> GameState:
         else:
             cached = None
     if cached is None:
-        state = GameState.from_config(GameConfig(job.players, job.seed, job.first_player))
+        variant = variant_from_text(job.variant)
+        state = GameState.from_config(GameConfig(job.players, job.seed, job.first_player, variant))
         notations, start = [], 0
     for text in job.actions[start:]:
-        state.apply(parse_action(text))
+        state.apply(parse_action(text, state.board, state.variant.face_up_cards))
         notations.append(text)
     _positions[job.game_id] = (state, notations)
     while len(_positions) > WORKER_CACHE:

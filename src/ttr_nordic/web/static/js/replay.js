@@ -15,7 +15,7 @@ export async function replayPage(app, gameId) {
   let data;
   let first;
   try {
-    [data, first] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
+    [data, first] = await Promise.all([loadMapData(`/api/games/${encodeURIComponent(gameId)}/board`), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
   } catch (err) {
     const why = err.code === "TOKEN_REQUIRED" ? TEXT.playersOnly : err.message;
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "No replay" }), el("p", { text: why }),

@@ -10,7 +10,7 @@ export async function watchPage(app, gameId) {
   let data;
   let summary;
   try {
-    [data, summary] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/watch`)]);
+    [data, summary] = await Promise.all([loadMapData(`/api/games/${encodeURIComponent(gameId)}/board`), api(`/api/games/${encodeURIComponent(gameId)}/watch`)]);
   } catch (err) {
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "This game cannot be watched" }),
       el("p", { text: err.message }), el("a", { href: "/lobby", text: "Back to the lobby" })));

@@ -1,0 +1,177 @@
+"""Games under a rule variant through the real server: created with a shipped variant or an
+uploaded file (a bad one refused with the parser's one-line error, nothing created), stored
+with the game (on SQLite and PostgreSQL), played to the end against the computer over the
+WebSocket, reloaded after a restart, replayed, and the board each game is drawn from."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import create_game, live_state, receive_until, ws_path
+from sqlalchemy import func, select
+from starlette.testclient import TestClient
+
+from ttr_nordic.engine.variant import OFFICIAL, load_variant
+from ttr_nordic.server import create_app
+from ttr_nordic.server.db import GameRow, VariantRow
+from ttr_nordic.server.variants import MAX_UPLOAD_BYTES
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
+SMALL_TOML = (EXAMPLES / "small-board.toml").read_text(encoding="utf-8")
+SMALL_BOARD = (EXAMPLES / "small-board.json").read_text(encoding="utf-8")
+ME = {"kind": "human", "name": "Me"}
+
+
+def games_stored(client: TestClient) -> int:
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    with engine.connect() as connection:
+        count: int = connection.scalar(select(func.count()).select_from(GameRow))
+    return count
+
+
+def refused(client: TestClient, variant: Any, code: str = "BAD_VARIANT", **extra: Any) -> str:
+    """Create a game with ``variant``: refused with ``code``, nothing stored; the message."""
+    before = games_stored(client)
+    body = {"mode": "ai", "seats": [ME, {"kind": "ai", "level": "easy"}], "variant": variant, **extra}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == (400 if code == "BAD_VARIANT" else 422), response.text
+    error = response.json()["error"]
+    assert error["code"] == code
+    assert "\n" not in error["message"]
+    assert games_stored(client) == before
+    message: str = error["message"]
+    return message
+
+
+def test_the_shipped_variants_are_listed(client: TestClient) -> None:
+    listed = client.get("/api/variants").json()["variants"]
+    assert [v["name"] for v in listed] == ["official", "short-game", "small-board"]
+    assert [v["custom_board"] for v in listed] == [False, False, True]
+    assert listed[0]["official"] and not listed[1]["official"]
+
+
+@pytest.mark.parametrize(("name", "cities", "custom"), [("official", 39, False), ("short-game", 39, False),
+                                                         ("small-board", 8, True)])  # fmt: skip
+def test_a_game_is_created_under_each_shipped_variant(client: TestClient, name: str, cities: int, custom: bool) -> None:
+    data = create_game(client, "hotseat", [ME, {"kind": "human"}], variant=name)
+    game = data["game"]
+    assert game["variant"]["name"] == name
+    assert game["variant"]["official"] is (name == "official")
+    board = client.get(f"/api/games/{game['id']}/board").json()
+    assert len(board["cities"]) == cities and board["custom"] is custom
+    if name == "official":
+        assert board == client.get("/api/board").json()
+    state = live_state(client, game["id"])
+    assert state.variant == (OFFICIAL if name == "official" else load_variant(EXAMPLES / f"{name}.toml"))
+    assert state.trains == [{"official": 40, "short-game": 25, "small-board": 18}[name]] * 2
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    with engine.connect() as connection:
+        stored = connection.scalar(select(GameRow.variant_hash).where(GameRow.id == game["id"]))
+        names = list(connection.scalars(select(VariantRow.name)))
+    assert (stored is None) is (name == "official")
+    assert names == ([] if name == "official" else [name])
+
+
+def test_an_uploaded_variant_file_with_its_board_file(client: TestClient) -> None:
+    upload = {"source": "my-small.toml", "text": SMALL_TOML, "files": {"small-board.json": SMALL_BOARD}}
+    game = create_game(client, "hotseat", [ME, {"kind": "human"}], variant=upload)["game"]
+    assert game["variant"] == {
+        "name": "small-board",
+        "description": load_variant(EXAMPLES / "small-board.toml").description,
+        "official": False,
+        "custom_board": True,
+    }
+    board = client.get(f"/api/games/{game['id']}/board").json()
+    assert [c["name"] for c in board["cities"]] == ["Ada", "Bel", "Cor", "Dun", "Eri", "Fen", "Gal", "Hal"]
+    # The same variant again (a JSON file, the board inline, no name: named after the file) is another row;
+    # the shipped one sent again is not stored twice.
+    inline = load_variant(EXAMPLES / "small-board.toml").to_dict()
+    del inline["name"]
+    again = create_game(client, "hotseat", [ME, {"kind": "human"}],
+                        variant={"source": "island.json", "text": json.dumps(inline, indent=1)})["game"]  # fmt: skip
+    assert again["variant"]["name"] == "island"
+    create_game(client, "hotseat", [ME, {"kind": "human"}], variant="small-board")
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    with engine.connect() as connection:
+        assert sorted(connection.scalars(select(VariantRow.name))) == ["island", "small-board"]
+
+
+def test_a_bad_variant_file_is_refused_with_the_parsers_line(client: TestClient) -> None:
+    def upload(text: str, source: str = "mine.toml", **files: str) -> dict[str, Any]:
+        return {"source": source, "text": text, "files": files}
+
+    bad_toml = refused(client, upload('name = "x"\n[trains\nper_player = 3\n'))
+    assert bad_toml.startswith("mine.toml, line 2: not valid TOML")
+    assert refused(client, upload('[trains]\nper_player = "many"\n')) == (
+        "mine.toml, line 2, trains.per_player: must be a whole number, got 'many'"
+    )
+    assert refused(client, upload('{"name": "j",\n "cards": {"face_up": 12}}', "j.json")) == (
+        "j.json, line 2, cards.face_up: must be from 1 to 9, got 12"
+    )
+    # An error inside the board file names that file as uploaded.
+    broken = SMALL_BOARD.replace('"b": "Eri"', '"b": "Nowhere"', 1)
+    message = refused(client, upload(SMALL_TOML, "small.toml", **{"small-board.json": broken}))
+    assert message.startswith("small-board.json, line ") and "unknown city 'Nowhere'" in message
+    # The server reads no file a player names: the board file must come with the upload.
+    assert refused(client, upload(SMALL_TOML)) == (
+        "mine.toml, line 31, board.file: the board file 'small-board.json' was not sent: "
+        "choose it together with the variant file"
+    )
+    assert "no variant 'huge-board'" in refused(client, "huge-board")
+    big = "# " + "x" * MAX_UPLOAD_BYTES + "\n"
+    assert "too large" in refused(client, upload(big))
+    # A board whose tickets cannot be dealt to 3 players.
+    dealt = SMALL_TOML.replace("initial_dealt = 3", "initial_dealt = 5")
+    seats = [ME, {"kind": "ai", "level": "easy"}, {"kind": "ai", "level": "easy"}]
+    variant = upload(dealt, **{"small-board.json": SMALL_BOARD})
+    response = client.post("/api/games", json={"mode": "ai", "seats": seats, "variant": variant})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == (
+        "small-board, tickets.initial_dealt: 12 tickets are too few to deal 5 to each of 3 players"
+    )
+    # Rated games are played under the official rules only.
+    people = [ME, {"kind": "human"}]
+    rated = refused(client, "short-game", "VALIDATION_ERROR", rated=True, mode="online", seats=people)
+    assert "official rules" in rated
+    assert games_stored(client) == 0
+
+
+def _human_move(message: dict[str, Any], rng: random.Random) -> str:
+    legal = [a["action"] for a in message["legal"]]
+    claims = [a for a in legal if a.startswith("C ")]
+    return rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(legal)
+
+
+def _play_to_the_end(client: TestClient, game_id: str, token: str, rng: random.Random) -> dict[str, Any]:
+    with client.websocket_connect(ws_path(game_id, token)) as ws:
+        for _ in range(2000):
+            message = receive_until(ws, lambda m: m["type"] in ("state", "game_over", "error"))
+            assert message["type"] != "error", message
+            if message["type"] == "game_over":
+                return message
+            if message["legal"]:
+                ws.send_json({"type": "act", "action": _human_move(message, rng), "expected": message["actions"]})
+    raise AssertionError("the game did not end")
+
+
+def test_a_small_board_game_against_the_computer_to_the_end(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    with TestClient(create_app(url, ai_workers=1)) as client:
+        data = create_game(client, "ai", [ME, {"kind": "ai", "level": "hard"}], variant="small-board")
+        game_id, token = data["game"]["id"], data["invites"][0]["token"]
+        over = _play_to_the_end(client, game_id, token, random.Random(5))
+        assert len(over["result"]["players"]) == 2
+        state = live_state(client, game_id) if game_id in client.app.state.service.live else None  # type: ignore[attr-defined]
+        record = client.get(f"/api/games/{game_id}/record", headers={"X-Game-Token": token}).json()
+        assert record["variant"]["name"] == "small-board" and len(record["variant"]["board"]["cities"]) == 8
+        total = len(record["actions"])
+        assert state is None or len(state.history) == total
+        # The replay steps through the game under its variant.
+        last = client.get(f"/api/games/{game_id}/replay/{total}", headers={"X-Game-Token": token}).json()
+        assert last["result"] is not None and last["view"]["variant"]["name"] == "small-board"
+        assert last["view"]["trains"] != [18, 18]
+        assert client.app.state.service.ai.fallbacks == 0  # type: ignore[attr-defined]
