@@ -5,20 +5,26 @@ WebSocket, reloaded after a restart, replayed, and the board each game is drawn 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_helpers import create_game, live_state, receive_until, ws_path
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select, text
 from starlette.testclient import TestClient
 
+from ttr_nordic.ai.registry import LEVELS
+from ttr_nordic.engine import GameConfig, GameState
 from ttr_nordic.engine.variant import OFFICIAL, load_variant
-from ttr_nordic.server import create_app
-from ttr_nordic.server.db import GameRow, VariantRow
-from ttr_nordic.server.variants import MAX_UPLOAD_BYTES
+from ttr_nordic.server import create_app, variants
+from ttr_nordic.server.ai_workers import decide
+from ttr_nordic.server.db import GameRow, VariantRow, utcnow
+from ttr_nordic.server.live import LiveGame
+from ttr_nordic.server.variants import MAX_UPLOAD_BYTES, resolve
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
 SMALL_TOML = (EXAMPLES / "small-board.toml").read_text(encoding="utf-8")
@@ -47,33 +53,29 @@ def refused(client: TestClient, variant: Any, code: str = "BAD_VARIANT", **extra
     return message
 
 
-def test_the_shipped_variants_are_listed(client: TestClient) -> None:
+def test_a_game_is_created_under_each_shipped_variant(client: TestClient) -> None:
     listed = client.get("/api/variants").json()["variants"]
     assert [v["name"] for v in listed] == ["official", "short-game", "small-board"]
     assert [v["custom_board"] for v in listed] == [False, False, True]
     assert listed[0]["official"] and not listed[1]["official"]
-
-
-@pytest.mark.parametrize(("name", "cities", "custom"), [("official", 39, False), ("short-game", 39, False),
-                                                         ("small-board", 8, True)])  # fmt: skip
-def test_a_game_is_created_under_each_shipped_variant(client: TestClient, name: str, cities: int, custom: bool) -> None:
-    data = create_game(client, "hotseat", [ME, {"kind": "human"}], variant=name)
-    game = data["game"]
-    assert game["variant"]["name"] == name
-    assert game["variant"]["official"] is (name == "official")
-    board = client.get(f"/api/games/{game['id']}/board").json()
-    assert len(board["cities"]) == cities and board["custom"] is custom
-    if name == "official":
-        assert board == client.get("/api/board").json()
-    state = live_state(client, game["id"])
-    assert state.variant == (OFFICIAL if name == "official" else load_variant(EXAMPLES / f"{name}.toml"))
-    assert state.trains == [{"official": 40, "short-game": 25, "small-board": 18}[name]] * 2
     engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    for name, cities, custom, trains in [("official", 39, False, 40), ("short-game", 39, False, 25),
+                                         ("small-board", 8, True, 18)]:  # fmt: skip
+        game = create_game(client, "hotseat", [ME, {"kind": "human"}], variant=name)["game"]
+        assert game["variant"]["name"] == name
+        assert game["variant"]["official"] is (name == "official")
+        board = client.get(f"/api/games/{game['id']}/board").json()
+        assert len(board["cities"]) == cities and board["custom"] is custom
+        if name == "official":
+            assert board == client.get("/api/board").json()
+        state = live_state(client, game["id"])
+        assert state.variant == (OFFICIAL if name == "official" else load_variant(EXAMPLES / f"{name}.toml"))
+        assert state.trains == [trains, trains]
+        with engine.connect() as connection:
+            stored = connection.scalar(select(GameRow.variant_hash).where(GameRow.id == game["id"]))
+        assert (stored is None) is (name == "official")
     with engine.connect() as connection:
-        stored = connection.scalar(select(GameRow.variant_hash).where(GameRow.id == game["id"]))
-        names = list(connection.scalars(select(VariantRow.name)))
-    assert (stored is None) is (name == "official")
-    assert names == ([] if name == "official" else [name])
+        assert sorted(connection.scalars(select(VariantRow.name))) == ["short-game", "small-board"]
 
 
 def test_an_uploaded_variant_file_with_its_board_file(client: TestClient) -> None:
@@ -174,4 +176,110 @@ def test_a_small_board_game_against_the_computer_to_the_end(tmp_path: Path) -> N
         last = client.get(f"/api/games/{game_id}/replay/{total}", headers={"X-Game-Token": token}).json()
         assert last["result"] is not None and last["view"]["variant"]["name"] == "small-board"
         assert last["view"]["trains"] != [18, 18]
+        chances = client.get(f"/api/games/{game_id}/chances", headers={"X-Game-Token": token})
+        assert chances.status_code == 200, chances.text
+        assert len(chances.json()["chances"]) == total + 1
         assert client.app.state.service.ai.fallbacks == 0  # type: ignore[attr-defined]
+
+
+def test_a_variant_game_survives_a_restart(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stored with its variant: after a restart the game is rebuilt under it, plays on, and the
+    expert's hint (searched in an AI worker from the stored variant) is a legal move of it."""
+    rng = random.Random(2)
+    with TestClient(create_app(database_url, ai_workers=1)) as client:
+        data = create_game(client, "ai", [ME, {"kind": "ai", "level": "medium"}], variant="small-board")
+        game_id, token = data["game"]["id"], data["invites"][0]["token"]
+        with client.websocket_connect(ws_path(game_id, token)) as ws:
+            message = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+            while message["actions"] < 8:
+                ws.send_json({"type": "act", "action": _human_move(message, rng), "expected": message["actions"]})
+                message = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+        seen = message["actions"]
+    # A new process knows no variant: what it plays under comes from the database.
+    monkeypatch.setattr(variants, "_BY_HASH", OrderedDict())
+    monkeypatch.setattr(variants, "_PARSED", OrderedDict())
+    with TestClient(create_app(database_url, ai_workers=1)) as client:
+        summary = client.get(f"/api/games/{game_id}").json()
+        assert summary["variant"]["name"] == "small-board" and summary["actions"] == seen
+        assert len(client.get(f"/api/games/{game_id}/board").json()["cities"]) == 8
+        with client.websocket_connect(ws_path(game_id, token)) as ws:
+            message = receive_until(ws, lambda m: m["type"] == "state")
+            assert message["actions"] == seen and message["view"]["variant"]["name"] == "small-board"
+            assert message["view"]["trains"][0] <= 18 and len(message["view"]["display"]) == 4
+            ws.send_json({"type": "hint"})
+            hint = receive_until(ws, lambda m: m["type"] in ("hint", "error"))
+            assert hint["type"] == "hint", hint
+            assert hint["action"] in [a["action"] for a in message["legal"]]
+            ws.send_json({"type": "act", "action": hint["action"], "expected": seen})
+            after = receive_until(ws, lambda m: m["type"] in ("state", "error"))
+            assert after["type"] == "state" and after["actions"] == seen + 1, after
+        state = live_state(client, game_id)
+        assert state.variant == load_variant(EXAMPLES / "small-board.toml")
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_ai_level_decides_under_the_games_variant(level: str) -> None:
+    """The decision job carries the game's variant: a worker rebuilds the position under it."""
+    variant = resolve("small-board")
+    state = GameState.from_config(GameConfig(2, 7, 0, variant))
+    rng = random.Random(1)
+    for _ in range(20):
+        state.apply(rng.choice(state.legal_action_list()))
+    game = LiveGame("g", "ai", state, [], utcnow(), utcnow())
+    job = game.decision_job(state.decision.player, level)
+    assert job.variant is not None and json.loads(job.variant)["name"] == "small-board"
+    notation = decide(job)
+    assert notation in [a.notation() for a in state.legal_action_list()]
+
+
+def test_migration_0006_keeps_older_games_official_and_goes_down_and_up(database_url: str) -> None:
+    """A game stored before 0006 has no variant: it loads under the official rules. The
+    migration goes down (the variants dropped) and up again."""
+    from alembic import command
+
+    from ttr_nordic.server.db import _alembic_config, make_engine, migrate
+    from ttr_nordic.server.games import GameService
+
+    engine = make_engine(database_url)
+
+    def to(revision: str, down: bool = False) -> None:
+        config = _alembic_config()
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.downgrade if down else command.upgrade)(config, revision)
+
+    try:
+        to("0005")
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, mode, players, seed, first_player, status, created_at, updated_at) "
+                    "VALUES ('old', 'hotseat', 2, 11, 0, 'active', :now, :now)"
+                ),
+                {"now": utcnow()},
+            )
+            for seat in (0, 1):
+                connection.execute(
+                    text("INSERT INTO seats (game_id, seat, name, kind) VALUES ('old', :seat, :name, 'human')"),
+                    {"seat": seat, "name": f"P{seat}"},
+                )
+        migrate(engine)
+
+        async def load() -> Any:
+            service = GameService(engine)
+            try:
+                game = await service.get("old")
+                assert game is not None
+                return game.state.variant
+            finally:
+                await service.close()
+
+        assert asyncio.run(load()) is OFFICIAL
+        assert "variants" in inspect(engine).get_table_names()
+        to("0005", down=True)
+        assert "variants" not in inspect(engine).get_table_names()
+        assert "variant_hash" not in {c["name"] for c in inspect(engine).get_columns("games")}
+        migrate(engine)
+        assert "variant_hash" in {c["name"] for c in inspect(engine).get_columns("games")}
+    finally:
+        engine.dispose()
