@@ -6,11 +6,14 @@ Screenshots at 1440 × 900, 1366 × 768 and 390 × 844 go to test-artifacts."""
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from websockets.sync.client import connect
 
 from ttr_nordic.engine.variant import load_variant
 
@@ -96,3 +99,47 @@ def test_an_uploaded_variant_file_and_a_bad_one(page: Any, requests_seen: Reques
     check_custom_board(page)
     expect(page.locator("#variant-note")).to_contain_text("Small board")
     assert requests_seen.foreign() == []
+
+
+def play_hotseat_to_the_end(base_url: str, game_id: str, token: str) -> int:
+    """Play a pass-and-play game to its end over the game's WebSocket (mostly claims); its actions."""
+    rng = random.Random(4)
+    url = base_url.replace("http://", "ws://") + f"/ws/games/{game_id}?token={token}"
+    last = -1
+    with connect(url) as ws:
+        for _ in range(3000):
+            message = json.loads(ws.recv(timeout=30))
+            assert message["type"] != "error", message
+            if message["type"] == "game_over":
+                return last
+            if message["type"] == "state":
+                last = message["actions"]
+                if message["legal"]:
+                    legal = [a["action"] for a in message["legal"]]
+                    claims = [a for a in legal if a.startswith("C ")]
+                    move = rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(legal)
+                    ws.send(json.dumps({"type": "act", "action": move, "expected": last}))
+    raise AssertionError("the game did not end")
+
+
+def test_the_replay_of_a_small_board_game(page: Any, base_url: str, requests_seen: RequestLog) -> None:
+    seats = [{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Bjørn"}]
+    created = page.request.post("/api/games", data={"mode": "hotseat", "seats": seats, "variant": "small-board"})
+    assert created.status == 201, created.text()
+    game_id, token = created.json()["game"]["id"], created.json()["invites"][0]["token"]
+    total = play_hotseat_to_the_end(base_url, game_id, token)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"/replay/{game_id}?seat={token}")
+    step = page.locator("#replay-step")
+    expect(step).to_have_text(f"Step 0 / {total}")
+    check_custom_board(page)
+    expect(page.locator("#variant-note")).to_contain_text("Small board")
+    page.click("#replay-end")
+    expect(step).to_have_text(f"Step {total} / {total}")
+    claimed = page.request.get(f"/api/games/{game_id}/replay/{total}", headers={"X-Game-Token": token}).json()
+    owners = [o for o in claimed["view"]["route_owner"] if o is not None]
+    expect(page.locator("svg.board .route.claimed")).to_have_count(len(owners))
+    assert owners
+    page.locator("#replay-final").get_by_test_id("winner").wait_for()
+    shot(page, "variant-replay")
+    assert requests_seen.foreign() == [] and requests_seen.errors == []

@@ -67,7 +67,14 @@ export function rulesChoice(prefix) {
   return { node, value };
 }
 
-/** The rules in force on the game page, when they are not the official ones (else null). */
+/** What variantNote needs, from a view's rules (`view.variant`) and the board drawn. */
+export function rulesOf(rules, board) {
+  if (!rules) return null;
+  return { name: rules.name, description: rules.description || "", custom_board: Boolean(board.custom),
+    official: rules.name === "official" && !board.custom };
+}
+
+/** The rules in force on the game and replay pages, when they are not the official ones (else null). */
 export function variantNote(variant) {
   if (!variant || variant.official) return null;
   return el("p", { class: "variant-note", id: "variant-note", title: variant.description || null },
