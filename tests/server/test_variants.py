@@ -283,3 +283,40 @@ def test_migration_0006_keeps_older_games_official_and_goes_down_and_up(database
         assert "variant_hash" in {c["name"] for c in inspect(engine).get_columns("games")}
     finally:
         engine.dispose()
+
+
+def test_a_lobby_table_under_a_variant_is_played_and_watched_under_it(client: TestClient) -> None:
+    """A casual table may name a variant: listed with it, its game made under it, watched on its
+    board; quick match pairs only tables of the same rules; a rated table keeps the official rules."""
+    made = client.post("/api/lobby/tables", json={"players": 2, "name": "Astrid", "variant": "small-board"})
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    assert table["variant"] == "small-board"
+    listed = client.get("/api/lobby/tables").json()["tables"]
+    assert [(t["id"], t["variant"]) for t in listed] == [(table["id"], "small-board")]
+    # Quick match under the official rules does not join it: it opens an official table.
+    quick = client.post("/api/lobby/quick", json={"players": 2, "name": "Leif"}).json()
+    assert quick["matched"] is False and quick["table"]["variant"] is None
+    joined = client.post(f"/api/lobby/tables/{table['id']}/join", json={"name": "Leif"}).json()
+    game_id = joined["table"]["game_id"]
+    assert joined["table"]["status"] == "started" and joined["table"]["variant"] == "small-board"
+    assert live_state(client, game_id).variant == load_variant(EXAMPLES / "small-board.toml")
+    playing = client.get("/api/lobby/tables").json()["playing"]
+    assert [(t["game_id"], t["variant"]) for t in playing] == [(game_id, "small-board")]
+    watched = client.get(f"/api/games/{game_id}/watch").json()
+    assert watched["game"]["variant"]["name"] == "small-board"
+    assert len(watched["view"]["route_owner"]) == 16 and len(watched["view"]["display"]) == 4
+    assert len(client.get(f"/api/games/{game_id}/board").json()["cities"]) == 8
+    with client.websocket_connect(f"/ws/watch/{game_id}") as ws:
+        assert len(json.loads(ws.receive_text())["view"]["route_owner"]) == 16
+    # Bad rules refuse the table, nothing made; a rated table is official.
+    before = len(client.get("/api/lobby/tables").json()["tables"])
+    bad = client.post("/api/lobby/tables", json={"players": 2, "variant": {"source": "x.toml", "text": "[x]\n"}})
+    assert bad.status_code == 400 and bad.json()["error"] == {
+        "code": "BAD_VARIANT",
+        "message": "x.toml, line 1, x: unknown field (known here: name, description, trains, cards, tickets, "
+        "scoring, claims, board)",
+    }
+    rated = client.post("/api/lobby/tables", json={"players": 2, "rated": True, "variant": "short-game"})
+    assert rated.status_code == 422 and "official rules" in rated.text
+    assert len(client.get("/api/lobby/tables").json()["tables"]) == before

@@ -143,3 +143,39 @@ def test_the_replay_of_a_small_board_game(page: Any, base_url: str, requests_see
     page.locator("#replay-final").get_by_test_id("winner").wait_for()
     shot(page, "variant-replay")
     assert requests_seen.foreign() == [] and requests_seen.errors == []
+
+
+def test_a_variant_table_is_played_and_watched(browser: Any, browser_context_args: dict[str, Any]) -> None:
+    """A table opened with the small board: another player joins, the creator's page opens the
+    game on the small board, and a spectator watches it on the same board."""
+    creator = browser.new_context(**browser_context_args)
+    watcher = browser.new_context(**browser_context_args)
+    try:
+        page = creator.new_page()
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.goto("/lobby")
+        choose_rules(page, "lobby", "small-board")
+        shot(page, "variant-lobby-form")
+        page.click("#lobby-create")
+        waiting = page.locator("#lobby-mine")
+        expect(waiting).to_contain_text("Small board")
+        table_id = waiting.locator("[data-table]").get_attribute("data-table")
+        joined = watcher.request.post(f"/api/lobby/tables/{table_id}/join", data={"name": "Leif"})
+        assert joined.status == 200, joined.text()
+        game_id = joined.json()["table"]["game_id"]
+        page.wait_for_url(f"**/play/{game_id}**")
+        wait_state(page)
+        check_custom_board(page)
+        expect(page.locator("#variant-note")).to_contain_text("Small board")
+        spectator = watcher.new_page()
+        spectator.set_viewport_size({"width": 1366, "height": 768})
+        spectator.goto("/lobby")
+        expect(spectator.locator("#lobby-playing")).to_contain_text("Small board")
+        spectator.goto(f"/watch/{game_id}")
+        spectator.locator("#players").wait_for()
+        check_custom_board(spectator)
+        expect(spectator.locator("#variant-note")).to_contain_text("Small board")
+        shot(spectator, "variant-watch")
+    finally:
+        creator.close()
+        watcher.close()

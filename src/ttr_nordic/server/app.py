@@ -73,7 +73,7 @@ from .pages import install as install_pages
 from .serialize import JSON
 from .session import session
 from .tokens import CreationLimit
-from .variants import MAX_BOARD_FILES, MAX_UPLOAD_BYTES, Upload, resolve
+from .variant_choice import VariantChoice, chosen_variant, one_line
 
 log = logging.getLogger(__name__)
 
@@ -123,17 +123,6 @@ class SeatIn(BaseModel):
         return self
 
 
-class VariantUpload(BaseModel):
-    """A variant file a player uploads (see :class:`.variants.Upload`); its size and content are
-    checked when the game is created (a bad one: 400 ``BAD_VARIANT`` with the parser's line)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    source: str = Field(min_length=1, max_length=300)
-    text: str = Field(max_length=4 * MAX_UPLOAD_BYTES)
-    files: dict[str, str] = Field(default_factory=dict, max_length=MAX_BOARD_FILES)
-
-
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -145,7 +134,7 @@ class CreateGame(BaseModel):
     # or null: checked by clocks.parse_time_control.
     time_control: dict[str, Any] | None = None
     # The rules: a shipped variant's name ("short-game"; default "official") or an uploaded file.
-    variant: Annotated[str, Field(max_length=100)] | VariantUpload | None = None
+    variant: VariantChoice = None
 
     @model_validator(mode="after")
     def _composition(self) -> CreateGame:
@@ -175,13 +164,7 @@ class CreateGame(BaseModel):
 
     def rules(self) -> Variant:
         """The variant asked for, checked for this many players; raises :class:`VariantError`."""
-        chosen = self.variant
-        if isinstance(chosen, VariantUpload):
-            variant = resolve(Upload(chosen.source, chosen.text, dict(chosen.files)))
-        else:
-            variant = resolve(chosen)
-        variant.check_players(len(self.seats))
-        return variant
+        return chosen_variant(self.variant, len(self.seats))
 
 
 class GameToken(BaseModel):
@@ -372,7 +355,7 @@ def create_app(
             # A large upload takes milliseconds to check: in a thread, so the event loop serves the others meanwhile.
             variant = await asyncio.to_thread(body.rules)
         except VariantError as exc:
-            raise ApiError(400, "BAD_VARIANT", " ".join(str(exc).split())) from exc
+            raise ApiError(400, "BAD_VARIANT", one_line(exc)) from exc
         creator = await account_routes.rated_creator(request, body.rated)
         game, tokens = await service.create(
             body.mode, body.specs(), body.first_player, owner=client, time_control=body.time_control, variant=variant

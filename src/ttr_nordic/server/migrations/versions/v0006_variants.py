@@ -1,8 +1,10 @@
-"""Rule variants: the variants games are played under, each stored once, and the game's variant.
+"""Rule variants: the variants games are played under, each stored once, and the variant of
+each game and lobby table.
 
 A variant other than the official rules is kept as its canonical JSON (the variant file's
 layout, its board included when custom) under the SHA-256 of that text; ``games.variant_hash``
-names it (NULL: the official rules, as every game stored before this migration).
+and ``lobby_tables.variant_hash`` name it (NULL: the official rules, as for every game and
+table stored before this migration).
 
 Revision ID: 0006
 Revises: 0005
@@ -32,8 +34,10 @@ def upgrade() -> None:
     # and clocks reference with ON DELETE CASCADE. The server stores the variant before the game,
     # and never deletes a variant (the hash names its content).
     op.add_column("games", sa.Column("variant_hash", sa.String(64), nullable=True))
+    op.add_column("lobby_tables", sa.Column("variant_hash", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column("lobby_tables", "variant_hash")
     op.drop_column("games", "variant_hash")
     op.drop_table("variants")
