@@ -320,3 +320,20 @@ def test_a_lobby_table_under_a_variant_is_played_and_watched_under_it(client: Te
     rated = client.post("/api/lobby/tables", json={"players": 2, "rated": True, "variant": "short-game"})
     assert rated.status_code == 422 and "official rules" in rated.text
     assert len(client.get("/api/lobby/tables").json()["tables"]) == before
+
+
+def test_moves_are_read_in_the_games_own_notation(client: TestClient) -> None:
+    """Six face-up cards: "F6" is a move of this game (the official rules stop at F5)."""
+    upload = {"source": "six.toml", "text": 'name = "six"\n[cards]\nface_up = 6\n'}
+    data = create_game(client, "hotseat", [ME, {"kind": "human"}], variant=upload, first_player=0)
+    game_id, token = data["game"]["id"], data["invites"][0]["token"]
+    with client.websocket_connect(ws_path(game_id, token)) as ws:
+        message = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+        while keeps := [a["action"] for a in message["legal"] if a["action"].startswith("K ")]:  # the first tickets
+            ws.send_json({"type": "act", "action": keeps[0], "expected": message["actions"]})
+            message = receive_until(ws, lambda m: m["type"] == "state" and bool(m["legal"]))
+        assert len(message["view"]["display"]) == 6 and "F6" in [a["action"] for a in message["legal"]]
+        ws.send_json({"type": "act", "action": "F6", "expected": message["actions"]})
+        after = receive_until(ws, lambda m: m["type"] in ("state", "error"))
+        assert after["type"] == "state" and after["actions"] == message["actions"] + 1, after
+        assert live_state(client, game_id).history[-1].notation() == "F6"
