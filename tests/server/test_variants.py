@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from account_helpers import finish
 from server_helpers import create_game, live_state, receive_until, ws_path
 from sqlalchemy import func, inspect, select, text
 from starlette.testclient import TestClient
@@ -337,3 +338,17 @@ def test_moves_are_read_in_the_games_own_notation(client: TestClient) -> None:
         after = receive_until(ws, lambda m: m["type"] in ("state", "error"))
         assert after["type"] == "state" and after["actions"] == message["actions"] + 1, after
         assert live_state(client, game_id).history[-1].notation() == "F6"
+
+
+def test_a_rematch_keeps_the_rules(client: TestClient) -> None:
+    made = client.post("/api/lobby/tables", json={"players": 2, "name": "Astrid", "variant": "small-board"}).json()
+    joined = client.post(f"/api/lobby/tables/{made['table']['id']}/join", json={"name": "Leif"}).json()
+    game_id = joined["table"]["game_id"]
+    finish(client, game_id)
+    for ticket in (made["ticket"], joined["ticket"]):
+        answer = client.post(f"/api/games/{game_id}/rematch", headers={"X-Game-Token": ticket})
+        assert answer.status_code == 200, answer.text
+    new_id = answer.json()["new_game_id"]
+    assert client.get(f"/api/games/{new_id}").json()["variant"]["name"] == "small-board"
+    assert client.get(f"/api/lobby/tables/{new_id}").json()["variant"] == "small-board"
+    assert len(client.get(f"/api/games/{new_id}/board").json()["cities"]) == 8
