@@ -3,8 +3,9 @@
 An AI seat's decision is a search that can take seconds. Run in a thread, it would hold the
 interpreter's lock against the event loop that serves every other game (and the engine's caches
 are per process, not per thread). So each decision is a small picklable :class:`DecisionJob` (the
-game's config and its actions in notation, the seat, the level) sent to a worker process, which
-rebuilds the position (keeping the last position of each game it has seen, so usually only the
+game's config and its actions in notation, the seat, the level, and the game's rule variant as
+canonical JSON unless it is the official rules) sent to a worker process, which rebuilds the
+position under that variant (keeping the last position of each game it has seen, so usually only the
 newest actions are applied), hands the agent that seat's view only, and answers the action in
 notation.
 
