@@ -310,14 +310,14 @@ def test_a_lobby_table_under_a_variant_is_played_and_watched_under_it(client: Te
     assert len(client.get(f"/api/games/{game_id}/board").json()["cities"]) == 8
     with client.websocket_connect(f"/ws/watch/{game_id}") as ws:
         assert len(json.loads(ws.receive_text())["view"]["route_owner"]) == 16
-    # Bad rules refuse the table, nothing made; a rated table is official.
+    # Unknown or uploaded rules refuse the table, nothing made; a rated table is official.
     before = len(client.get("/api/lobby/tables").json()["tables"])
-    bad = client.post("/api/lobby/tables", json={"players": 2, "variant": {"source": "x.toml", "text": "[x]\n"}})
-    assert bad.status_code == 400 and bad.json()["error"] == {
-        "code": "BAD_VARIANT",
-        "message": "x.toml, line 1, x: unknown field (known here: name, description, trains, cards, tickets, "
-        "scoring, claims, board)",
-    }
+    bad = client.post("/api/lobby/tables", json={"players": 2, "variant": "huge-board"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "BAD_VARIANT"
+    assert bad.json()["error"]["message"].startswith("variant: no variant 'huge-board' on this server")
+    upload = {"source": "x.toml", "text": 'name = "x"\n'}
+    uploaded = client.post("/api/lobby/tables", json={"players": 2, "variant": upload})
+    assert uploaded.status_code == 422 and "a variant this server ships" in uploaded.text
     rated = client.post("/api/lobby/tables", json={"players": 2, "rated": True, "variant": "short-game"})
     assert rated.status_code == 422 and "official rules" in rated.text
     assert len(client.get("/api/lobby/tables").json()["tables"]) == before

@@ -7,8 +7,8 @@
 * ``POST /api/lobby/tables`` ``{"players": 2|3, "rated", "time_control", "name"?, "variant"?}`` —
   make a table, the creator in seat 0: answers the table and the seat's ``ticket`` (shown once). A
   rated table needs an account (signed in, with its CSRF header) and the official rules; a casual
-  one may name a rule variant as a new game does (see :mod:`.variant_choice`; a bad one: 400
-  ``BAD_VARIANT``); a client has at most :data:`.lobby.MAX_OPEN_PER_CLIENT` open tables.
+  one may name a variant the server ships (``GET /api/variants``; an unknown one: 400
+  ``BAD_VARIANT``; no uploads here); a client has at most :data:`.lobby.MAX_OPEN_PER_CLIENT` open tables.
 * ``GET /api/lobby/tables/{id}`` — one table; once started its ``game_id``: the page then opens
   ``/play/{game_id}?seat={ticket}`` (the ticket is the seat's game token).
 * ``POST /api/lobby/tables/{id}/join`` ``{"name"?}`` — take the first empty seat; the join that
@@ -47,7 +47,7 @@ from .clocks import parse_time_control
 from .games import GameService, SeatSpec
 from .lobby import Format, LobbyError, Taken
 from .serialize import JSON
-from .variant_choice import VariantChoice, chosen_variant, one_line
+from .variant_choice import VariantChoice, VariantUpload, chosen_variant, one_line
 from .variants import read_variant, store_variant
 
 log = logging.getLogger(__name__)
@@ -111,6 +111,9 @@ class NewTable(BaseModel):
             parse_time_control(self.time_control.model_dump())
         if self.rated and self.variant not in (None, "official"):
             raise ValueError("a rated table is played under the official rules")
+        if isinstance(self.variant, VariantUpload):
+            # A stranger's file is not offered to the whole lobby (nor stored for every table made and left).
+            raise ValueError("a lobby table plays the official rules or a variant this server ships, by name")
         return self
 
     def format(self, variant_hash: str | None = None) -> Format:

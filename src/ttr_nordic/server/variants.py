@@ -193,7 +193,7 @@ def _canonical(variant: Variant) -> tuple[str, str]:
     cached = _TEXTS.get(id(variant))
     if cached is None or cached[0] is not variant:
         text = json.dumps(variant.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        if len(_TEXTS) >= 256:
+        if len(_TEXTS) >= 64:
             _TEXTS.clear()
         cached = _TEXTS[id(variant)] = (variant, text, hashlib.sha256(text.encode("utf-8")).hexdigest())
     return cached[1], cached[2]

@@ -74,7 +74,7 @@ export function lobbyPage(app) {
     ...(name.disabled || !name.value.trim() ? {} : { name: name.value }),
   });
 
-  const rules = rulesChoice("lobby"); // a new table's rules (quick match plays the official ones)
+  const rules = rulesChoice("lobby", { upload: false }); // a new table's rules (quick match: the official ones)
   const form = el("form", { class: "lobby-new", id: "lobby-form" },
     el("h2", { text: "A new table" }),
     el("div", { class: "lobby-fields" },

@@ -20,9 +20,10 @@ function shipped() {
   return shippedList;
 }
 
-/** A "Rules" field for a start-page form, its ids starting with `prefix`. `value()` resolves to what
- * POST /api/games takes as `variant` (null: the official rules), or rejects saying what is missing. */
-export function rulesChoice(prefix) {
+/** A "Rules" field for a form, its ids starting with `prefix` (with `upload` false: the shipped variants
+ * only). `value()` resolves to what POST /api/games takes as `variant` (null: the official rules), or
+ * rejects saying what is missing. */
+export function rulesChoice(prefix, { upload = true } = {}) {
   const select = el("select", { id: `${prefix}-variant`, name: `${prefix}-variant` },
     el("option", { value: "official", text: "Official" }));
   const file = el("input", { type: "file", id: `${prefix}-variant-file`, accept: ".toml,.json", multiple: true,
@@ -35,7 +36,7 @@ export function rulesChoice(prefix) {
       descriptions.set(v.name, v.description);
       select.append(el("option", { value: v.name, text: variantLabel(v.name) }));
     }
-    select.append(el("option", { value: UPLOAD, text: "Upload a variant file…" }));
+    if (upload) select.append(el("option", { value: UPLOAD, text: "Upload a variant file…" }));
   });
   const sync = () => {
     file.hidden = select.value !== UPLOAD;
