@@ -13,7 +13,6 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from ..engine import parse_action
 from .cluster import AILocks
 
 if TYPE_CHECKING:
@@ -96,7 +95,7 @@ class AIDriver:
         if self.closing:
             return False
         try:
-            played = await self.service.act(game, seat, parse_action(notation), expected, by="ai")
+            played = await self.service.act(game, seat, game.parse(notation), expected, by="ai")
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -3,8 +3,9 @@
 An AI seat's decision is a search that can take seconds. Run in a thread, it would hold the
 interpreter's lock against the event loop that serves every other game (and the engine's caches
 are per process, not per thread). So each decision is a small picklable :class:`DecisionJob` (the
-game's config and its actions in notation, the seat, the level) sent to a worker process, which
-rebuilds the position (keeping the last position of each game it has seen, so usually only the
+game's config and its actions in notation, the seat, the level, and the game's rule variant as
+canonical JSON unless it is the official rules) sent to a worker process, which rebuilds the
+position under that variant (keeping the last position of each game it has seen, so usually only the
 newest actions are applied), hands the agent that seat's view only, and answers the action in
 notation.
 
@@ -41,6 +42,7 @@ from ..ai.registry import make_agent
 from ..engine import GameConfig, GameState, parse_action
 from ..sim.workers import spawn_pool
 from .ai_queue import FairQueue, Ticket
+from .variants import variant_from_text
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,8 @@ class DecisionJob:
     seat: int
     level: str
     agent_seed: int
+    # The game's rule variant as canonical JSON (see .variants); None: the official rules.
+    variant: str | None = None
 
 
 # ---- the worker side ------------------------------------------------------------------------
@@ -81,10 +85,11 @@ def _position(job: DecisionJob) -> GameState:
         else:
             cached = None
     if cached is None:
-        state = GameState.from_config(GameConfig(job.players, job.seed, job.first_player))
+        variant = variant_from_text(job.variant)
+        state = GameState.from_config(GameConfig(job.players, job.seed, job.first_player, variant))
         notations, start = [], 0
     for text in job.actions[start:]:
-        state.apply(parse_action(text))
+        state.apply(parse_action(text, state.board, state.variant.face_up_cards))
         notations.append(text)
     _positions[job.game_id] = (state, notations)
     while len(_positions) > WORKER_CACHE:

@@ -2,10 +2,12 @@
 
 HTTP (all errors are ``{"error": {"code", "message", "details"?}}`` with a 4xx status):
 
-* ``POST /api/games`` — create a game (``mode`` "ai", "hotseat" or "online", ``seats``);
-  answers the public summary and the invites (secret tokens, shown only this once), each
-  with its ``url``: the server's ``public_url`` if it has one, else the address the request
-  was sent to (the one the creator's browser uses).
+* ``POST /api/games`` — create a game (``mode`` "ai", "hotseat" or "online", ``seats``,
+  optionally ``variant``: a shipped variant's name or ``{"source", "text", "files"}``, an uploaded
+  variant file, see :mod:`.variants`; a bad one is refused with 400 ``BAD_VARIANT`` and the
+  parser's one-line error); answers the public summary and the invites (secret tokens, shown
+  only this once), each with its ``url``: the server's ``public_url`` if it has one, else the
+  address the request was sent to (the one the creator's browser uses).
 * ``GET /api/games/{id}`` — the public summary; a finished game's ``result`` (the scoring,
   every ticket) only to those who may read its record (see below).
 * ``POST /api/games/mine`` — ``{"games": [{"id", "token"}]}``: the summaries of those games
@@ -48,6 +50,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.registry import LEVELS
 from ..engine import RecordError
+from ..engine.variant import Variant, VariantError
 from . import account_routes, lobby_routes, table_routes
 from .access import TOKEN_HEADER, may_list, may_read_record
 from .ai_workers import AIPool
@@ -70,6 +73,7 @@ from .pages import install as install_pages
 from .serialize import JSON
 from .session import session
 from .tokens import CreationLimit
+from .variant_choice import VariantChoice, chosen_variant, one_line
 
 log = logging.getLogger(__name__)
 
@@ -129,12 +133,16 @@ class CreateGame(BaseModel):
     # {"kind": "realtime", "per_move_s": 60, "reserve_s": 300}, {"kind": "turn", "per_move_s": 86400}
     # or null: checked by clocks.parse_time_control.
     time_control: dict[str, Any] | None = None
+    # The rules: a shipped variant's name ("short-game"; default "official") or an uploaded file.
+    variant: VariantChoice = None
 
     @model_validator(mode="after")
     def _composition(self) -> CreateGame:
         humans = sum(1 for s in self.seats if s.kind == "human")
         if self.rated and self.mode != "online":
             raise ValueError("only an online game between people can be rated")
+        if self.rated and self.variant not in (None, "official"):
+            raise ValueError("a rated game is played under the official rules")
         if self.mode == "ai" and humans != 1:
             raise ValueError("an 'ai' game has exactly 1 human seat and 1 or 2 AI seats")
         if self.mode != "ai" and humans != len(self.seats):
@@ -153,6 +161,10 @@ class CreateGame(BaseModel):
                 name = seat.name or f"Player {index + 1}"
             out.append(SeatSpec(name, seat.kind, seat.level))
         return out
+
+    def rules(self) -> Variant:
+        """The variant asked for, checked for this many players; raises :class:`VariantError`."""
+        return chosen_variant(self.variant, len(self.seats))
 
 
 class GameToken(BaseModel):
@@ -339,9 +351,14 @@ def create_app(
             allowed = creation.allow(client)
         if not allowed:
             raise ApiError(429, "TOO_MANY_GAMES", "too many new games from this address: wait a minute and try again")
+        try:
+            # A large upload takes milliseconds to check: in a thread, so the event loop serves the others meanwhile.
+            variant = await asyncio.to_thread(body.rules)
+        except VariantError as exc:
+            raise ApiError(400, "BAD_VARIANT", one_line(exc)) from exc
         creator = await account_routes.rated_creator(request, body.rated)
         game, tokens = await service.create(
-            body.mode, body.specs(), body.first_player, owner=client, time_control=body.time_control
+            body.mode, body.specs(), body.first_player, owner=client, time_control=body.time_control, variant=variant
         )
         await account_routes.game_created(request, game, tokens, creator)
         # The address the creator's browser used (so a home network's address works as is),

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..engine import parse_action
 from .db import Base, utcnow
 from .serialize import JSON
 
@@ -446,7 +445,7 @@ class Clocks:
             expected = len(state.history)
             legal = [action.notation() for action in state.legal_action_list()]
             notation = await self.service.ai.decide(game.decision_job(seat, TIMEOUT_LEVEL), legal, owner=game.owner)
-            if not await self.service.act(game, seat, parse_action(notation), expected, by="timeout"):
+            if not await self.service.act(game, seat, game.parse(notation), expected, by="timeout"):
                 return  # the person moved meanwhile (or another process did): their move stands
 
     async def fire_reminder(self, game_id: str) -> None:

@@ -58,6 +58,8 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     winners: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # The rule variant played (see :mod:`.variants`): the hash of its row in ``variants``; None: official.
+    variant_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game", order_by="SeatRow.seat", cascade="all, delete-orphan"
     )
@@ -83,6 +85,17 @@ class ActionRow(Base):
     index: Mapped[int] = mapped_column("idx", Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class VariantRow(Base):
+    """A rule variant some game is played under: its canonical JSON, stored once under its SHA-256."""
+
+    __tablename__ = "variants"
+
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

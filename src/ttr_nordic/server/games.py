@@ -24,16 +24,18 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..engine import Action, GameConfig, GameState, RecordError, parse_action
+from ..engine import Action, GameConfig, GameState, RecordError
+from ..engine.variant import OFFICIAL, Variant
 from .ai_driver import AI_LOCK_RETRY_S, AIDriver
 from .ai_workers import AIPool
 from .clocks import Clocks, TimeControl, new_clock, parse_time_control
 from .cluster import AILocks, listen_dsn, listen_forever
 from .db import GameRow, SeatRow, utcnow
-from .live import Client, LiveGame, LiveGames, Seat, SeatSpec, iso, seat_of
+from .live import Client, LiveGame, LiveGames, Seat, SeatSpec, iso, parse_for, seat_of
 from .serialize import JSON
 from .store import ACTIVE, FINISHED, Append, GameStore, SeatChanged, SeatPresent, StorageError
 from .tokens import client_key, hash_token, new_token, take_creation_token
+from .variants import read_variant, store_variant
 
 __all__ = [
     "ACTIVE",
@@ -145,15 +147,17 @@ class GameService:
         owner: str | None = None,
         token_hashes: dict[int, str] | None = None,
         time_control: TimeControl | dict[str, Any] | None = None,
+        variant: Variant = OFFICIAL,
     ) -> tuple[LiveGame, dict[int, str]]:
         """Create and store a game; returns it and the secret token of each human seat
         (in hotseat mode every seat has the same token). ``owner`` (the creator's address)
         is whose share of the AI workers its computer seats use. ``token_hashes`` gives seats
         tokens their holders already have (a lobby table's tickets): those seats get no new token.
         ``time_control`` (see :func:`.clocks.parse_time_control`; a bad one raises its one-line
-        ValueError) gives the game a clock."""
+        ValueError) gives the game a clock. ``variant`` (see :mod:`.variants`) is stored with the
+        game; one that cannot deal this many players raises its one-line ``VariantError``."""
         control = parse_time_control(time_control)
-        config = GameConfig(len(seats), secrets.randbits(63), first_player)
+        config = GameConfig(len(seats), secrets.randbits(63), first_player, variant)
         game_id = uuid.uuid4().hex
         shared = new_token() if mode == "hotseat" else None
         tokens: dict[int, str] = {}
@@ -174,6 +178,8 @@ class GameService:
                     else (None if token is None else hash_token(token)),
                 )
             )
+        # Stored first (once per distinct variant): the game's row names it.
+        variant_hash = await self.store.in_db_thread(store_variant, self.engine, variant)
         now = utcnow()
         row = GameRow(
             id=game_id,
@@ -184,6 +190,7 @@ class GameService:
             status=ACTIVE,
             created_at=now,
             updated_at=now,
+            variant_hash=variant_hash,
             seats=rows,
         )
         state = GameState.from_config(config)
@@ -216,12 +223,16 @@ class GameService:
             if loaded is None:
                 return None
             row, actions = loaded
-            state = GameState.from_config(GameConfig(row.players, row.seed, row.first_player))
+            try:
+                variant = await self.store.in_db_thread(read_variant, self.engine, row.variant_hash)
+                state = GameState.from_config(GameConfig(row.players, row.seed, row.first_player, variant))
+            except (LookupError, ValueError) as exc:
+                raise RecordError(f"game {game_id}: its variant cannot be used: {exc}") from exc
             for index, action_row in enumerate(actions):
                 if action_row.index != index:
                     raise RecordError(f"game {game_id}: action {index} is missing from the database")
                 try:
-                    state.apply(parse_action(action_row.notation), action_row.seat)
+                    state.apply(parse_for(state, action_row.notation), action_row.seat)
                 except ValueError as exc:
                     raise RecordError(f"game {game_id}: stored action {index} does not replay: {exc}") from exc
             game = LiveGame(row.id, row.mode, state, [seat_of(r) for r in row.seats], row.created_at, row.updated_at)
@@ -447,7 +458,7 @@ class GameService:
                 if row.index != len(state.history):
                     raise RecordError(f"game {game.id}: action {len(state.history)} is missing from the database")
                 try:
-                    state.apply(parse_action(row.notation), row.seat)
+                    state.apply(parse_for(state, row.notation), row.seat)
                 except ValueError as exc:
                     raise RecordError(f"game {game.id}: stored action {row.index} does not replay: {exc}") from exc
             game.state = state

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..engine import GameRecord, GameState
+from ..engine import Action, GameRecord, GameState, parse_action
+from ..engine.variant import OFFICIAL
 from .ai_workers import DecisionJob
 from .cluster import SeatPresence
 from .db import SeatRow
@@ -28,9 +29,20 @@ from .limits import MAX_QUEUED_BYTES, MAX_QUEUED_MESSAGES
 from .serialize import JSON, dumps, serialize_legal, serialize_result, serialize_view
 from .store import ACTIVE, FINISHED, GameStore
 from .tokens import hash_token
+from .variants import canonical_json, describe
 
 if TYPE_CHECKING:
     from .clocks import Clock
+
+
+def parse_for(state: GameState, notation: str) -> Action:
+    """An action of ``state``'s game from its notation: route codes, ticket ids and face-up
+    slots as its variant has them (raises :class:`~ttr_nordic.engine.NotationError`).
+
+    >>> parse_for(GameState.new(players=2, seed=1), "F1").notation()
+    'F1'
+    """
+    return parse_action(notation, state.board, state.variant.face_up_cards)
 
 
 def iso(moment: datetime) -> str:
@@ -200,7 +212,12 @@ class LiveGame:
             seat=seat,
             level=level or self.seats[seat].level or "easy",
             agent_seed=random.Random(f"{config.seed}:{seat}").getrandbits(32),
+            variant=None if config.variant == OFFICIAL else canonical_json(config.variant),
         )
+
+    def parse(self, notation: str) -> Action:
+        """An action of this game from its notation (see :func:`parse_for`)."""
+        return parse_for(self.state, notation)
 
     def summary(self) -> JSON:
         """What anyone may know about the game (no hands, tickets or seed)."""
@@ -221,6 +238,7 @@ class LiveGame:
             "scores": list(state.scores),
             "trains": list(state.trains),
             "result": None,
+            "variant": describe(state.variant),
         }
         if state.is_over:
             data["result"] = serialize_result(state.board, state.result())

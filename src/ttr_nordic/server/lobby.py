@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .account_db import GameRatingRow, PlayerRatingRow, SeatAccountRow, UserRow
-from .db import GameRow, utcnow
+from .db import GameRow, VariantRow, utcnow
 from .lobby_db import TableRow, TableSeatRow
 from .ratings import PENDING, START_MU, START_SIGMA, display
 from .serialize import JSON
@@ -62,11 +62,13 @@ class LobbyError(Exception):
 
 @dataclass(frozen=True)
 class Format:
-    """What a table plays: its seats, rated or casual, and its time control (JSON text or None)."""
+    """What a table plays: its seats, rated or casual, its time control (JSON text or None) and
+    its rule variant (the hash of its stored row, see :mod:`.variants`; None: the official rules)."""
 
     players: int
     rated: bool
     time_control: str | None
+    variant_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,7 @@ class Starting:
     rated: bool
     time_control: JSON | None
     seats: list[StartSeat]
+    variant_hash: str | None = None
 
 
 def _ratings(session: Session, user_ids: list[str]) -> dict[str, int]:
@@ -108,12 +111,25 @@ def _ratings(session: Session, user_ids: list[str]) -> dict[str, int]:
     return {user_id: found.get(user_id, display(START_MU, START_SIGMA)) for user_id in user_ids}
 
 
-def _public(table: TableRow, seats: list[TableSeatRow], ratings: dict[str, int]) -> JSON:
+def _variant_names(session: Session, tables: list[TableRow]) -> dict[str | None, str | None]:
+    """The names of the tables' variants, by hash (None: the official rules)."""
+    hashes = {t.variant_hash for t in tables if t.variant_hash is not None}
+    names: dict[str | None, str | None] = {None: None}
+    if hashes:
+        query = select(VariantRow.hash, VariantRow.name).where(VariantRow.hash.in_(hashes))
+        names.update((digest, name) for digest, name in session.execute(query))
+    return names
+
+
+def _public(
+    table: TableRow, seats: list[TableSeatRow], ratings: dict[str, int], variants: dict[str | None, str | None]
+) -> JSON:
     return {
         "id": table.id,
         "players": table.players,
         "rated": table.rated,
         "time_control": None if table.time_control is None else json.loads(table.time_control),
+        "variant": variants.get(table.variant_hash),  # its name; null: the official rules
         "status": table.status,
         "game_id": table.game_id,
         "created_at": table.created_at.isoformat(),
@@ -146,7 +162,8 @@ def open_tables(engine: Engine, limit: int = LIST_LIMIT) -> list[JSON]:
         seats = _seats(session, [t.id for t in tables])
         users = [s.user_id for rows in seats.values() for s in rows if s.user_id]
         ratings = _ratings(session, users)
-        return [_public(t, seats[t.id], ratings) for t in tables]
+        variants = _variant_names(session, tables)
+        return [_public(t, seats[t.id], ratings, variants) for t in tables]
 
 
 def playing_tables(engine: Engine, limit: int = 20) -> list[JSON]:
@@ -164,7 +181,8 @@ def playing_tables(engine: Engine, limit: int = 20) -> list[JSON]:
         seats = _seats(session, [t.id for t in tables])
         users = [s.user_id for rows in seats.values() for s in rows if s.user_id]
         ratings = _ratings(session, users)
-        return [_public(t, seats[t.id], ratings) for t in tables]
+        variants = _variant_names(session, tables)
+        return [_public(t, seats[t.id], ratings, variants) for t in tables]
 
 
 def table_of(engine: Engine, table_id: str) -> JSON:
@@ -174,7 +192,8 @@ def table_of(engine: Engine, table_id: str) -> JSON:
         if table is None:
             raise LobbyError(404, "TABLE_NOT_FOUND", f"no table {table_id!r}")
         seats = _seats(session, [table_id])[table_id]
-        return _public(table, seats, _ratings(session, [s.user_id for s in seats if s.user_id]))
+        ratings = _ratings(session, [s.user_id for s in seats if s.user_id])
+        return _public(table, seats, ratings, _variant_names(session, [table]))
 
 
 def create_table(engine: Engine, fmt: Format, name: str, client: str, user_id: str | None) -> Taken:
@@ -203,6 +222,7 @@ def create_table(engine: Engine, fmt: Format, name: str, client: str, user_id: s
                 players=fmt.players,
                 rated=fmt.rated,
                 time_control=fmt.time_control,
+                variant_hash=fmt.variant_hash,
                 status=OPEN,
                 creator_key=key,
                 created_at=now,
@@ -331,7 +351,7 @@ def starting(engine: Engine, table_id: str, level: str) -> Starting:
             else:
                 seats.append(StartSeat(row.name, row.ticket_hash, row.user_id))
         tc = None if table.time_control is None else json.loads(table.time_control)
-        return Starting(table_id, table.rated, tc, seats)
+        return Starting(table_id, table.rated, tc, seats, table.variant_hash)
 
 
 def started(engine: Engine, plan: Starting, game_id: str) -> None:
@@ -373,6 +393,11 @@ def quick_candidate(engine: Engine, fmt: Format, exclude: list[str], user_id: st
             query.where(TableRow.time_control.is_(None))
             if fmt.time_control is None
             else query.where(TableRow.time_control == fmt.time_control)
+        )
+        query = (
+            query.where(TableRow.variant_hash.is_(None))
+            if fmt.variant_hash is None
+            else query.where(TableRow.variant_hash == fmt.variant_hash)
         )
         if user_id is not None:
             seated = select(TableSeatRow.table_id).where(TableSeatRow.user_id == user_id)

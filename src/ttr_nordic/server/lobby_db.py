@@ -23,6 +23,8 @@ class TableRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     rated: Mapped[bool] = mapped_column(Boolean)
     time_control: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON, passed to the game
+    # The rule variant played (see .variants): its hash in ``variants``; None: the official rules.
+    variant_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     creator_key: Mapped[str] = mapped_column(String(64), index=True)
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True, index=True)

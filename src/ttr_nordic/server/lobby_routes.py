@@ -4,10 +4,11 @@
   account holds each, its rating); and ``playing``, the newest started games still running
   (anyone may watch them, ``/watch/{game_id}``). Pages poll it (the list is the database's, so every server
   process over one PostgreSQL answers the same).
-* ``POST /api/lobby/tables`` ``{"players": 2|3, "rated", "time_control", "name"?}`` — make a table,
-  the creator in seat 0: answers the table and the seat's ``ticket`` (shown once). A rated table
-  needs an account (signed in, with its CSRF header); a client has at most
-  :data:`.lobby.MAX_OPEN_PER_CLIENT` open tables.
+* ``POST /api/lobby/tables`` ``{"players": 2|3, "rated", "time_control", "name"?, "variant"?}`` —
+  make a table, the creator in seat 0: answers the table and the seat's ``ticket`` (shown once). A
+  rated table needs an account (signed in, with its CSRF header) and the official rules; a casual
+  one may name a variant the server ships (``GET /api/variants``; an unknown one: 400
+  ``BAD_VARIANT``; no uploads here); a client has at most :data:`.lobby.MAX_OPEN_PER_CLIENT` open tables.
 * ``GET /api/lobby/tables/{id}`` — one table; once started its ``game_id``: the page then opens
   ``/play/{game_id}?seat={ticket}`` (the ticket is the seat's game token).
 * ``POST /api/lobby/tables/{id}/join`` ``{"name"?}`` — take the first empty seat; the join that
@@ -26,6 +27,7 @@ A time control is ``null`` (none), ``{"kind": "realtime", "per_move_s", "reserve
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import unicodedata
@@ -36,6 +38,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..ai.registry import LEVELS
+from ..engine.variant import VariantError
 from ..web import STATIC
 from . import lobby
 from .account_routes import current_user, in_db, same_site, signed_in
@@ -44,6 +47,8 @@ from .clocks import parse_time_control
 from .games import GameService, SeatSpec
 from .lobby import Format, LobbyError, Taken
 from .serialize import JSON
+from .variant_choice import VariantChoice, VariantUpload, chosen_variant, one_line
+from .variants import read_variant, store_variant
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +100,7 @@ class NewTable(BaseModel):
     rated: bool = False
     time_control: TimeControl | None = None
     name: str | None = Field(default=None, max_length=MAX_NAME)
+    variant: VariantChoice = None
 
     _name = field_validator("name")(classmethod(lambda cls, v: _clean_name(v)))
 
@@ -103,11 +109,25 @@ class NewTable(BaseModel):
         # The game's clock takes only what clocks.parse_time_control takes (e.g. 24 h or 3 days a move).
         if self.time_control is not None:
             parse_time_control(self.time_control.model_dump())
+        if self.rated and self.variant not in (None, "official"):
+            raise ValueError("a rated table is played under the official rules")
+        if isinstance(self.variant, VariantUpload):
+            # A stranger's file is not offered to the whole lobby (nor stored for every table made and left).
+            raise ValueError("a lobby table plays the official rules or a variant this server ships, by name")
         return self
 
-    def format(self) -> Format:
+    def format(self, variant_hash: str | None = None) -> Format:
         tc = None if self.time_control is None else json.dumps(self.time_control.model_dump(), sort_keys=True)
-        return Format(self.players, self.rated, tc)
+        return Format(self.players, self.rated, tc, variant_hash)
+
+    async def stored_variant(self, request: Request) -> str | None:
+        """Check the variant asked for and store it (see :mod:`.variants`): its hash, None for the
+        official rules; a bad one is refused with 400 ``BAD_VARIANT``."""
+        try:
+            variant = await asyncio.to_thread(chosen_variant, self.variant, self.players)
+        except VariantError as exc:
+            raise LobbyError(400, "BAD_VARIANT", one_line(exc)) from exc
+        return await in_db(request, store_variant, _service(request).engine, variant)
 
 
 class JoinTable(BaseModel):
@@ -174,6 +194,7 @@ async def _start(request: Request, table_id: str, level: str = DEFAULT_LEVEL) ->
     hashes = {i: s.ticket_hash for i, s in enumerate(plan.seats) if s.ticket_hash}
     humans = len(hashes)
     try:
+        variant = await service.store.in_db_thread(read_variant, service.engine, plan.variant_hash)
         game, _ = await service.create(
             "ai" if humans == 1 else "online",
             specs,
@@ -181,6 +202,7 @@ async def _start(request: Request, table_id: str, level: str = DEFAULT_LEVEL) ->
             owner=_client(request),
             token_hashes=hashes,
             time_control=plan.time_control,
+            variant=variant,
         )
     except Exception:
         await in_db(request, lobby.reopen, service.engine, table_id)
@@ -209,11 +231,12 @@ async def list_tables(request: Request) -> JSON:
 @router.post("/api/lobby/tables", status_code=201)
 async def make_table(body: NewTable, request: Request) -> JSON:
     user = await _who(request, body.rated)
+    variant_hash = await body.stored_variant(request)
     taken = await in_db(
         request,
         lobby.create_table,
         _service(request).engine,
-        body.format(),
+        body.format(variant_hash),
         _name(user, body.name, 0),
         _client(request),
         None if user is None else user.id,
@@ -271,8 +294,9 @@ async def quick(body: QuickMatch, request: Request) -> JSON:
     engine = _service(request).engine
     user_id = None if user is None else user.id
     exclude = [t[:64] for t in body.exclude]
+    fmt = body.format(await body.stored_variant(request))
     for _ in range(3):  # a table found may fill under us: look again
-        table_id = await in_db(request, lobby.quick_candidate, engine, body.format(), exclude, user_id)
+        table_id = await in_db(request, lobby.quick_candidate, engine, fmt, exclude, user_id)
         if table_id is None:
             break
         try:
@@ -284,9 +308,7 @@ async def quick(body: QuickMatch, request: Request) -> JSON:
                 continue
             raise
         return {"matched": True, **await _answer(request, taken)}
-    taken = await in_db(
-        request, lobby.create_table, engine, body.format(), _name(user, body.name, 0), _client(request), user_id
-    )
+    taken = await in_db(request, lobby.create_table, engine, fmt, _name(user, body.name, 0), _client(request), user_id)
     return {"matched": False, **await _answer(request, taken)}
 
 

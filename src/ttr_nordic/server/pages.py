@@ -5,6 +5,10 @@
 * ``/static/...`` — ES modules, CSS and the map data (``land.json``, see ``scripts/make_land.py``).
 * ``GET /i18n/{language}.json`` — the page's messages in one language (see :mod:`ttr_nordic.web.i18n`).
 * ``GET /api/board`` — the board (cities with lat/lon, routes, tickets) for drawing the map.
+* ``GET /api/games/{id}/board`` — the board of that game (its variant's: ``custom`` true for a
+  custom board, whose map is drawn from its cities' x/y with no land around it).
+* ``GET /api/variants`` — the shipped rule variants a new game may be played under (see
+  :mod:`.variants`).
 * ``GET /api/games/{id}/replay/{step}`` — for a finished game only: the state after ``step``
   actions with every hand and ticket shown (the game is over, nothing is secret any more);
   like the record, only to a holder of a token of that game (``X-Game-Token`` or ``token``)
@@ -26,12 +30,14 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
 from ..ai.value.curve import key_moments, replay_curve
-from ..engine import GameState, RecordError, load_board, parse_action
+from ..engine import Board, GameState, RecordError, load_board
 from ..web import STATIC
 from ..web.i18n import LANGUAGES, catalogue
 from .access import may_read_record
+from .live import parse_for
 from .serialize import board_json as serialize_board
 from .serialize import serialize_result, serialize_view
+from .variants import describe, shipped
 
 JSON = dict[str, Any]
 
@@ -42,6 +48,28 @@ def board_json() -> JSON:
     return serialize_board(load_board())
 
 
+#: Custom boards as JSON, by board (interned by the engine: one object per distinct board).
+_CUSTOM_BOARDS: OrderedDict[int, tuple[Board, JSON]] = OrderedDict()
+
+
+def game_board_json(state: GameState) -> JSON:
+    """The board of ``state``'s game as the map draws it: the official one as ``/api/board``
+    has it, a custom one named after its variant."""
+    board = state.board
+    if board == load_board():
+        return board_json()
+    cached = _CUSTOM_BOARDS.pop(id(board), None)
+    if cached is None or cached[0] is not board:
+        data = serialize_board(board, state.variant.name)
+        if board.cities == load_board().cities:
+            data["custom"] = False  # the Nordic map with other numbers: drawn on its land
+        cached = (board, data)
+    _CUSTOM_BOARDS[id(board)] = cached
+    while len(_CUSTOM_BOARDS) > 32:
+        _CUSTOM_BOARDS.popitem(last=False)
+    return cached[1]
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -49,7 +77,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def replay_step(state: GameState, actions: list[str], step: int) -> JSON:
     """The public state after ``step`` of ``actions`` were applied to ``state`` (changed in place)."""
     for text in actions[:step]:
-        state.apply(parse_action(text))
+        state.apply(parse_for(state, text))
     views = [serialize_view(state.view(seat)) for seat in range(state.num_players)]
     main = views[0]
     return {
@@ -72,7 +100,7 @@ CHANCES_KEPT = 64
 def chances_json(state: GameState, actions: list[str]) -> JSON:
     """Win chances after each of ``actions`` from ``state`` (a new game) and the key moments,
     each with the move's line of the log (the game is over: nothing in it is secret)."""
-    parsed = [parse_action(text) for text in actions]
+    parsed = [parse_for(state, text) for text in actions]
     curve = replay_curve(state.config, parsed)
     chances = curve.chances
     for action in parsed:
@@ -122,6 +150,21 @@ def install(app: FastAPI) -> None:
     @app.get("/api/board")
     async def get_board() -> JSON:
         return board_json()
+
+    @app.get("/api/variants")
+    async def get_variants() -> JSON:
+        return {"variants": [describe(v) for v in shipped().values()]}
+
+    @app.get("/api/games/{game_id}/board", response_model=None)
+    async def get_game_board(game_id: str, request: Request) -> JSON | JSONResponse:
+        # The board is public (a spectator sees it too), like the game's summary.
+        try:
+            game = await request.app.state.service.get(game_id)
+        except RecordError as exc:
+            return _error(500, "CORRUPT_GAME", str(exc))
+        if game is None:
+            return _error(404, "GAME_NOT_FOUND", f"no game {game_id!r}")
+        return game_board_json(game.state)
 
     @app.get("/api/games/{game_id}/replay/{step}", response_model=None)
     async def get_replay(game_id: str, step: int, request: Request) -> JSON | JSONResponse:

@@ -72,6 +72,7 @@ def made(engine: Engine, game_id: str, new_game_id: str) -> None:
                 players=table.players,
                 rated=table.rated,
                 time_control=table.time_control,
+                variant_hash=table.variant_hash,
                 status=STARTED,
                 creator_key=table.creator_key,
                 game_id=new_game_id,

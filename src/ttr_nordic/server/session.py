@@ -17,7 +17,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..ai.hints import explain
 from ..ai.registry import LEVELS
-from ..engine import IllegalActionError, NotationError, RecordError, parse_action
+from ..engine import IllegalActionError, NotationError, RecordError
 from . import account_routes
 from .games import Client, GameService, LiveGame, SeatPresent, StorageError
 from .limits import (
@@ -214,7 +214,7 @@ async def _handle(service: GameService, game: LiveGame, client: Client, text: st
         return
     shown = echo(notation)
     try:
-        action = parse_action(notation)
+        action = game.parse(notation)
     except NotationError as exc:
         # The parser's reason quotes the input: only when that is short (a move is a few characters).
         reason = str(exc) if len(notation) <= 64 else "an action is a few characters of notation, such as 'B'"
@@ -260,7 +260,7 @@ async def _hint(service: GameService, game: LiveGame, client: Client, seat: int)
         )
         hint: dict[str, Any] = {"type": "hint", "seat": seat, "actions": asked, "action": notation}
         try:
-            hint["why"] = explain(view, parse_action(notation)).as_json()
+            hint["why"] = explain(view, game.parse(notation)).as_json()
         except Exception as exc:  # the move is still worth showing without its reasons
             log.warning("no reasons for the hint %s in game %s: %s", notation, game.id, exc)
         client.send(hint)

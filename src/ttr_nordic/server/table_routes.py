@@ -156,6 +156,7 @@ async def accept_rematch(game_id: str, request: Request) -> JSON:
                 owner=request.client and request.client.host,
                 token_hashes=hashes,
                 time_control=None if game.clock is None else game.clock.control,  # same pace, new deal
+                variant=game.state.variant,  # and the same rules
             )
         except Exception:
             await in_db(request, rematch.reopen, service.engine, game.id)

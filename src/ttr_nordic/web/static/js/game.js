@@ -16,6 +16,7 @@ import { cardBack } from "./art.js";
 import { soundCues, volumeControl } from "./sound.js";
 import { ceremonySeen, rematchButton, runCeremony } from "./ceremony.js";
 import { makeClockPanel } from "./clock.js";
+import { variantNote } from "./variant.js";
 import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
   scoringTable, toast,
@@ -36,7 +37,7 @@ export async function gamePage(app, gameId, token) {
   let summary;
   let data;
   try {
-    [data, summary] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}`)]);
+    [data, summary] = await Promise.all([loadMapData(`/api/games/${encodeURIComponent(gameId)}/board`), api(`/api/games/${encodeURIComponent(gameId)}`)]);
   } catch (err) {
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "Game not found" }),
       el("p", { text: err.message }), el("a", { href: "/", text: "Back to the start page" })));
@@ -147,7 +148,7 @@ export async function gamePage(app, gameId, token) {
   // Online: who is at the table goes with the players; elsewhere the signal switches go last.
   const atTable = summary.mode === "online" ? online.panel : null;
   const guide = makeGuide(gameId);
-  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), hintBox,
+  const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status, conn), variantNote(summary.variant), hintBox,
     guide.node, recent,
     // The cards to draw, your hand and your tickets dock at the bottom of the window on a laptop:
     // in view however tall the hint, the guide and the news above them grow (style.css).

@@ -5,6 +5,7 @@
 import { api, el, toast } from "./ui.js";
 import { accountState, onAccount, withCsrf } from "./account.js";
 import { rememberGame } from "./mygames.js";
+import { rulesChoice, variantLabel } from "./variant.js";
 
 const SEATS_KEY = "ttr-lobby-seats"; // {tableId: {ticket, seat}}: the tables this browser sits at
 const POLL_MS = 2000;
@@ -73,13 +74,14 @@ export function lobbyPage(app) {
     ...(name.disabled || !name.value.trim() ? {} : { name: name.value }),
   });
 
+  const rules = rulesChoice("lobby", { upload: false }); // a new table's rules (quick match: the official ones)
   const form = el("form", { class: "lobby-new", id: "lobby-form" },
     el("h2", { text: "A new table" }),
     el("div", { class: "lobby-fields" },
       el("label", { class: "field", for: "lobby-name" }, "Your name", name),
       el("label", { class: "field", for: "lobby-players" }, "Seats", players),
       el("label", { class: "field", for: "lobby-pace" }, "Pace", pace),
-      el("div", { class: "field" }, ratedLabel, ratedHint)),
+      el("div", { class: "field" }, ratedLabel, ratedHint)), rules.node,
     el("div", { class: "lobby-buttons" },
       el("button", { type: "submit", class: "primary", id: "lobby-create", text: "Open a table" }),
       el("button", { type: "button", id: "lobby-quick", text: "Quick match", onclick: () => quick() }),
@@ -87,7 +89,7 @@ export function lobbyPage(app) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const data = await send("/api/lobby/tables", format());
+      const data = await send("/api/lobby/tables", { ...format(), variant: await rules.value() });
       seated(data);
     } catch (err) { toast(err.message); }
   });
@@ -144,7 +146,8 @@ export function lobbyPage(app) {
       const offer = held[id].seat === 0 && (!quickSince || waited >= Number(wait.value));
       boxes.push(el("div", { class: "lobby-waiting", "data-table": id },
         el("p", {}, el("strong", { text: "Waiting for players… " }),
-          `${data.seats.length} of ${data.players} seated · ${paceText(data.time_control)}${data.rated ? " · rated" : ""}`),
+          `${data.seats.length} of ${data.players} seated · ${paceText(data.time_control)}${data.rated ? " · rated" : ""}`
+          + (data.variant ? ` · ${variantLabel(data.variant)}` : "")),
         el("ul", { class: "lobby-seats" }, ...data.seats.map((s) => seatItem(s))),
         el("div", { class: "lobby-buttons" },
           offer ? el("span", { class: "lobby-offer" }, "Nobody yet? ", level,
@@ -173,7 +176,8 @@ export function lobbyPage(app) {
     const held = seatsHeld();
     const rows = data.tables.filter((t) => !held[t.id]).map((t) => el("tr", { "data-table": t.id },
       el("td", { text: `${t.players}` }),
-      el("td", {}, paceText(t.time_control), el("span", { class: t.rated ? "badge rated" : "badge", text: t.rated ? "Rated" : "Casual" })),
+      el("td", {}, paceText(t.time_control), el("span", { class: t.rated ? "badge rated" : "badge", text: t.rated ? "Rated" : "Casual" }),
+        t.variant ? el("span", { class: "badge variant", text: variantLabel(t.variant) }) : null),
       el("td", {}, el("ul", { class: "lobby-seats" }, ...t.seats.map((s) => seatItem(s)),
         ...Array.from({ length: t.players - t.seats.length }, () => el("li", { class: "empty", text: "empty seat" })))),
       el("td", {}, el("button", { type: "button", class: "primary lobby-join", text: "Join", onclick: async () => {
@@ -181,7 +185,8 @@ export function lobbyPage(app) {
         catch (err) { toast(err.message); refresh(); }
       } }))));
     playing.replaceChildren(...(data.playing.length ? data.playing.map((t) => el("li", {},
-      el("span", {}, t.seats.map((s) => s.name).join(" vs "), " · ", paceText(t.time_control)),
+      el("span", {}, t.seats.map((s) => s.name).join(" vs "), " · ", paceText(t.time_control),
+        t.variant ? ` · ${variantLabel(t.variant)}` : ""),
       el("a", { class: "button lobby-watch", href: `/watch/${encodeURIComponent(t.game_id)}`, text: "Watch" })))
       : [el("li", { class: "muted", text: "No game right now." })]));
     list.replaceChildren(...(rows.length ? rows

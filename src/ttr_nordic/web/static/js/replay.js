@@ -1,5 +1,6 @@
 // Replay viewer for finished games: the server computes each step's public state.
 import { buildMap, loadMapData } from "./map.js";
+import { rulesOf, variantNote } from "./variant.js";
 import { paymentChips } from "./game.js";
 import { withToken } from "./mygames.js";
 import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, playerName, scoringTable, svg, toast } from "./ui.js";
@@ -15,7 +16,7 @@ export async function replayPage(app, gameId) {
   let data;
   let first;
   try {
-    [data, first] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
+    [data, first] = await Promise.all([loadMapData(`/api/games/${encodeURIComponent(gameId)}/board`), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
   } catch (err) {
     const why = err.code === "TOKEN_REQUIRED" ? TEXT.playersOnly : err.message;
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "No replay" }), el("p", { text: why }),
@@ -46,7 +47,8 @@ export async function replayPage(app, gameId) {
   const final = el("section", { class: "panel", id: "replay-final" });
   const chancesBox = el("section", { class: "panel chances", id: "chances", "aria-label": "Win chances", hidden: true });
   let chances = null; // {players, chances: [[p0, p1, …] per step], moments}
-  app.replaceChildren(el("div", { class: "replay-head" }, el("h1", { text: "Replay" }), el("a", { href: "/", text: "← Start page" })),
+  app.replaceChildren(el("div", { class: "replay-head" }, el("h1", { text: "Replay" }), el("a", { href: "/", text: "← Start page" }),
+    variantNote(rulesOf(first.view.variant, data.board))),
     controls, el("div", { class: "game" }, el("div", { class: "map-wrap" }, map.root),
       el("aside", { class: "side" }, info, chancesBox, playersBox, logBox, final)));
   // Win chances, move by move, from the value model (asked for alongside: the replay does not wait).

@@ -3,6 +3,7 @@ import { api, el, toast } from "./ui.js";
 import { wantGuide } from "./guide.js";
 import { hasGames, inviteList, latestCreated, myGamesSection, rememberGame } from "./mygames.js";
 import { accountGamesSection, claimSeat, nameOwnSeat, ratedOption, withCsrf } from "./account.js";
+import { rulesChoice } from "./variant.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -33,11 +34,12 @@ export async function startPage(app) {
   const syncAi = () => { aiLevels.children[1].hidden = aiCount.value !== "2"; };
   aiCount.addEventListener("change", syncAi);
   syncAi();
+  const aiRules = rulesChoice("ai"), hsRules = rulesChoice("hs"), onRules = rulesChoice("on");
   const aiForm = el("form", { class: "mode-card", id: "form-ai" },
     el("h2", { text: "Play against the computer" }),
     nameInput("ai-name", "Your name", "You"),
     el("label", { class: "field", for: "ai-count" }, "Opponents", aiCount),
-    aiLevels,
+    aiLevels, aiRules.node,
     el("div", { class: "start-buttons" },
       el("button", { type: "submit", class: "primary", id: "start-ai", text: "Start game" }),
       el("button", { type: "button", id: "start-guided", text: "Guided first game",
@@ -54,7 +56,7 @@ export async function startPage(app) {
     for (let i = 1; i <= Number(aiCount.value); i++) {
       seats.push({ kind: "ai", level: aiForm.querySelector(`#ai-level-${i}`).value });
     }
-    await create("ai", seats, (data) => { openOwnSeat(data); });
+    await create("ai", seats, (data) => { openOwnSeat(data); }, aiRules.value().then((variant) => ({ variant })));
   });
 
   // pass and play
@@ -68,14 +70,14 @@ export async function startPage(app) {
   const hsForm = el("form", { class: "mode-card", id: "form-hotseat" },
     el("h2", { text: "Pass and play" }),
     el("p", { class: "hint", text: "One device, taking turns. Hands stay hidden between turns." }),
-    el("label", { class: "field", for: "hs-count" }, "Players", hsCount), hsNames,
+    el("label", { class: "field", for: "hs-count" }, "Players", hsCount), hsNames, hsRules.node,
     el("button", { type: "submit", class: "primary", id: "start-hotseat", text: "Start game" }));
   hsForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const n = Number(hsCount.value);
     const seats = [];
     for (let i = 1; i <= n; i++) seats.push({ kind: "human", name: hsForm.querySelector(`#hs-name-${i}`).value });
-    await create("hotseat", seats, (data) => { openOwnSeat(data); });
+    await create("hotseat", seats, (data) => { openOwnSeat(data); }, hsRules.value().then((variant) => ({ variant })));
   });
 
   // online
@@ -104,7 +106,7 @@ export async function startPage(app) {
     el("h2", { text: "Online with friends" }),
     el("p", { class: "hint", text: "Each seat gets its own secret link. Turns can wait: the game is kept on the server." }),
     el("label", { class: "field", for: "on-count" }, "Players", onCount), onNames,
-    el("label", { class: "field", for: "on-clock" }, "Clock", onClock), rated.node,
+    el("label", { class: "field", for: "on-clock" }, "Clock", onClock), onRules.node, rated.node,
     el("button", { type: "submit", class: "primary", id: "start-online", text: "Create game" }), invites);
   onForm.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -115,8 +117,8 @@ export async function startPage(app) {
       // The creator plays seat 1 and keeps every seat's link, to show again at any time.
       rememberGame(data.game.id, data.invites[0].token, { mode: "online", invites: data.invites, creator: true });
       showInvites(invites, data.invites, "Send each player their own link:");
-    }, { ...(rated.checked() ? { rated: true } : {}),
-      ...(TIME_CONTROLS[onClock.value] ? { time_control: TIME_CONTROLS[onClock.value] } : {}) });
+    }, onRules.value().then((variant) => ({ variant, ...(rated.checked() ? { rated: true } : {}),
+      ...(TIME_CONTROLS[onClock.value] ? { time_control: TIME_CONTROLS[onClock.value] } : {}) })));
   });
   const last = latestCreated();
   if (last) showInvites(invites, last.invites, `Links of your last online game (${last.invites.map((i) => i.names.join(", ")).join(" · ")}):`);
@@ -163,7 +165,7 @@ async function publicGames(app) {
 
 async function create(mode, seats, then, extra = {}) {
   try {
-    const data = await api("/api/games", withCsrf({ method: "POST", body: JSON.stringify({ mode, seats, ...extra }) }));
+    const data = await api("/api/games", withCsrf({ method: "POST", body: JSON.stringify({ mode, seats, ...(await extra) }) }));
     await claimSeat(data.game.id, data.invites[0].token); // signed in: the game is the account's too
     then(data);
   } catch (err) {

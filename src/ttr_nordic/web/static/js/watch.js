@@ -3,6 +3,7 @@
 import { api, el, playerName, swatch } from "./ui.js";
 import { buildMap, loadMapData } from "./map.js";
 import { chatPanel } from "./chat.js";
+import { variantNote } from "./variant.js";
 
 export async function watchPage(app, gameId) {
   app.replaceChildren(el("p", { class: "loading", text: "Loading the board…" }));
@@ -10,7 +11,7 @@ export async function watchPage(app, gameId) {
   let data;
   let summary;
   try {
-    [data, summary] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/watch`)]);
+    [data, summary] = await Promise.all([loadMapData(`/api/games/${encodeURIComponent(gameId)}/board`), api(`/api/games/${encodeURIComponent(gameId)}/watch`)]);
   } catch (err) {
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "This game cannot be watched" }),
       el("p", { text: err.message }), el("a", { href: "/lobby", text: "Back to the lobby" })));
@@ -23,7 +24,7 @@ export async function watchPage(app, gameId) {
   const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
   const log = el("ol", { class: "watch-log", id: "log" });
   const side = el("aside", { class: "side" }, el("div", { class: "status-row" }, status,
-    el("span", { class: "badge spectator", text: "Spectator" })), players,
+    el("span", { class: "badge spectator", text: "Spectator" })), variantNote(summary.game.variant), players,
   el("section", { class: "panel log", "aria-label": "Moves" }, el("h2", { text: "Moves" }), log),
   chatPanel(gameId).node);
   // The page's one level-one heading, for screen readers' heading navigation.

@@ -1,0 +1,84 @@
+// Rule variants: the start page's "Rules" choice (the official rules, a variant the server ships,
+// or a variant file the player uploads) and the game page's note of the rules in force. The
+// server checks an upload with the engine's parser and answers a bad file with its one-line error.
+import { api, el } from "./ui.js";
+
+const LABELS = { official: "Official", "short-game": "Short game", "small-board": "Small board" };
+const UPLOAD = "upload";
+/** The most an upload may weigh (the server's variants.MAX_UPLOAD_BYTES). */
+const MAX_BYTES = 256 * 1024;
+
+/** A variant's name as the pages show it: "short-game" → "Short game". */
+export function variantLabel(name) {
+  return LABELS[name] || name.replace(/[-_]+/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+let shippedList = null;
+/** The variants the server ships (GET /api/variants), asked once per page. */
+function shipped() {
+  shippedList ??= api("/api/variants").then((data) => data.variants).catch(() => []);
+  return shippedList;
+}
+
+/** A "Rules" field for a form, its ids starting with `prefix` (with `upload` false: the shipped variants
+ * only). `value()` resolves to what POST /api/games takes as `variant` (null: the official rules), or
+ * rejects saying what is missing. */
+export function rulesChoice(prefix, { upload = true } = {}) {
+  const select = el("select", { id: `${prefix}-variant`, name: `${prefix}-variant` },
+    el("option", { value: "official", text: "Official" }));
+  const file = el("input", { type: "file", id: `${prefix}-variant-file`, accept: ".toml,.json", multiple: true,
+    hidden: true, "aria-label": "Variant file, and its board file if it names one" });
+  const about = el("p", { class: "hint variant-about", id: `${prefix}-variant-about`, "aria-live": "polite" });
+  const descriptions = new Map();
+  shipped().then((list) => {
+    for (const v of list) {
+      if (v.official) continue;
+      descriptions.set(v.name, v.description);
+      select.append(el("option", { value: v.name, text: variantLabel(v.name) }));
+    }
+    if (upload) select.append(el("option", { value: UPLOAD, text: "Upload a variant file…" }));
+  });
+  const sync = () => {
+    file.hidden = select.value !== UPLOAD;
+    about.textContent = select.value === UPLOAD
+      ? (file.files.length ? [...file.files].map((f) => f.name).join(", ")
+        : "A .toml or .json variant file (with its board file, if it names one).")
+      : descriptions.get(select.value) || "";
+  };
+  select.addEventListener("change", sync);
+  file.addEventListener("change", sync);
+  sync();
+  const node = el("div", { class: "variant-field" },
+    el("label", { class: "field", for: select.id }, "Rules", select), file, about);
+
+  async function value() {
+    if (select.value === "official") return null;
+    if (select.value !== UPLOAD) return select.value;
+    const chosen = [...file.files];
+    if (!chosen.length) throw new Error("Choose a variant file (.toml or .json) first.");
+    const size = chosen.reduce((sum, f) => sum + f.size, 0);
+    if (size > MAX_BYTES) throw new Error(`The files weigh ${Math.ceil(size / 1024)} KiB: a variant is at most 256 KiB.`);
+    const texts = await Promise.all(chosen.map(async (f) => ({ name: f.name, text: await f.text() })));
+    // The variant is the TOML file, else the JSON one that is not a board (a board has "cities").
+    const isBoard = (t) => { try { return "cities" in JSON.parse(t.text); } catch { return false; } };
+    const main = texts.find((t) => /\.toml$/i.test(t.name)) || texts.find((t) => !isBoard(t)) || texts[0];
+    const files = Object.fromEntries(texts.filter((t) => t !== main).map((t) => [t.name, t.text]));
+    return { source: main.name, text: main.text, files };
+  }
+  return { node, value };
+}
+
+/** What variantNote needs, from a view's rules (`view.variant`) and the board drawn. */
+export function rulesOf(rules, board) {
+  if (!rules) return null;
+  return { name: rules.name, description: rules.description || "", custom_board: Boolean(board.custom),
+    official: rules.name === "official" && !board.custom };
+}
+
+/** The rules in force on the game and replay pages, when they are not the official ones (else null). */
+export function variantNote(variant) {
+  if (!variant || variant.official) return null;
+  return el("p", { class: "variant-note", id: "variant-note", title: variant.description || null },
+    "Rules: ", el("strong", { text: variantLabel(variant.name) }),
+    variant.custom_board ? " · custom board" : " · Nordic board");
+}
