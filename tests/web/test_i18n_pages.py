@@ -241,3 +241,28 @@ def test_german_pages_dates_plurals_and_reminders(new_page: Any, base_url: str) 
         assert overflow <= 0, (width, overflow)
     page.locator("#lobby-mine .lobby-leave").click()
     expect(page.locator("#lobby-mine")).to_be_hidden()
+
+
+def test_the_at_the_table_panel_has_no_word_outside_the_catalogues(new_page: Any) -> None:
+    page = new_page(pseudo=True)
+    seats = [{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Bjørn"}]
+    data = page.request.post("/api/games", data={"mode": "online", "seats": seats}).json()
+    page.goto("/")
+    # The creator's browser keeps every seat's link (as the start page does on creating it).
+    page.evaluate(
+        """([id, invites]) => {
+          const token = invites[0].token;
+          const games = { [id]: { token, mode: "online", invites, creator: true, created: new Date().toISOString(),
+            tokens: [token] } };
+          localStorage.setItem("ttr-my-games", JSON.stringify(games));
+        }""",
+        [data["game"]["id"], data["invites"]],
+    )
+    page.goto(data["invites"][0]["path"])
+    away = page.locator('#presence-list li[data-seat="1"] .presence-state')
+    expect(away).to_have_text(f"⟦{translate('en', 'online.notConnected')}⟧")
+    expect(page.locator("#invite-panel")).to_be_visible()
+    assert untranslated(page, names=("Anna", "Bjørn"), root="#online-panel") == []
+    page.locator("#handover-1").click()
+    expect(page.locator("#handover-1")).to_contain_text("⟦")
+    assert untranslated(page, names=("Anna", "Bjørn"), root="#online-panel") == []
