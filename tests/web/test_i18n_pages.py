@@ -23,7 +23,14 @@ from .i18n_probe import untranslated, use_pseudo_language
 
 PASSWORD = "trains to Murmansk"
 SIZES = [(1440, 900), (1366, 768), (390, 844)]
+# How long a password check may take on a loaded machine (Argon2 on purpose takes a while).
+ANSWER_MS = 20_000
 PLAYERS = ("Anna", "Bjørn", "Cecilia", "Astrid", "Sigrid")
+
+
+def pseudo(key: str) -> str:
+    """The message ``key`` as the pseudo-language writes it."""
+    return f"⟦{translate('en', key)}⟧"
 
 
 def unique(prefix: str) -> str:
@@ -75,7 +82,7 @@ def sign_up(page: Any, name: str) -> None:
     page.fill("#account-name", name)
     page.fill("#account-password", PASSWORD)
     page.click("#account-submit")
-    expect(page.locator("#account-button")).to_have_text(f"{name} ▾")
+    expect(page.locator("#account-button")).to_have_text(f"{name} ▾", timeout=ANSWER_MS)
 
 
 def test_the_start_page_has_no_word_outside_the_catalogues(new_page: Any) -> None:
@@ -124,9 +131,9 @@ def test_the_account_dialogs_and_settings_have_no_word_outside_the_catalogues(ne
     page.fill("#account-name", unique("nobody"))
     page.fill("#account-password", "not the password")
     page.click("#account-submit")
-    expect(page.locator("#account-error")).to_have_text(f"⟦{translate('en', 'errors.BAD_CREDENTIALS')}⟧")
+    expect(page.locator("#account-error")).to_have_text(pseudo("errors.BAD_CREDENTIALS"), timeout=ANSWER_MS)
     page.click("#account-switch")
-    expect(page.locator("#account-submit")).to_have_text(f"⟦{translate('en', 'account.createAccount')}⟧")
+    expect(page.locator("#account-submit")).to_have_text(pseudo("account.createAccount"))
     assert untranslated(page, root="#account-dialog") == []
     name = unique("Kari")
     page.fill("#account-name", name)
@@ -146,9 +153,9 @@ def test_the_account_dialogs_and_settings_have_no_word_outside_the_catalogues(ne
     page.fill("#current-password", "not the password")
     page.fill("#new-password", "a new password for trains")
     page.click("#change-password")
-    expect(page.locator("#password-status")).to_have_text(f"⟦{translate('en', 'errors.WRONG_PASSWORD')}⟧")
+    expect(page.locator("#password-status")).to_have_text(pseudo("errors.WRONG_PASSWORD"), timeout=ANSWER_MS)
     page.click("#save-reminders")
-    expect(page.locator("#reminder-status")).to_have_text(f"⟦{translate('en', 'notify.saved')}⟧")
+    expect(page.locator("#reminder-status")).to_have_text(pseudo("notify.saved"), timeout=ANSWER_MS)
     options = page.locator("#reminder-interval option").all_text_contents()
     assert [o for o in options if not o.startswith("⟦")] == [], options
     assert untranslated(page, names=(name,), root="#settings-dialog") == []
@@ -260,7 +267,7 @@ def test_the_at_the_table_panel_has_no_word_outside_the_catalogues(new_page: Any
     )
     page.goto(data["invites"][0]["path"])
     away = page.locator('#presence-list li[data-seat="1"] .presence-state')
-    expect(away).to_have_text(f"⟦{translate('en', 'online.notConnected')}⟧")
+    expect(away).to_have_text(pseudo("online.notConnected"))
     expect(page.locator("#invite-panel")).to_be_visible()
     assert untranslated(page, names=("Anna", "Bjørn"), root="#online-panel") == []
     page.locator("#handover-1").click()
