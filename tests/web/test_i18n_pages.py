@@ -1,7 +1,8 @@
 """The start page, the lobby, the account dialogs and a profile in every language: with the
 pseudo-language (every catalogue message wrapped in ⟦ ⟧) no visible word is left outside the
 catalogues at their key states; in Finnish and German the words, plurals, dates and numbers are
-the language's own, and reminders saved in German are kept in German for the e-mails.
+the language's own, and reminders saved in German are kept in German for the e-mails; the
+service worker words a push message that comes without words in the page's language.
 
 Screenshots in German at 1440×900, 1366×768 and 390×844 go to test-artifacts/screenshots/."""
 
@@ -273,3 +274,43 @@ def test_the_at_the_table_panel_has_no_word_outside_the_catalogues(new_page: Any
     page.locator("#handover-1").click()
     expect(page.locator("#handover-1")).to_contain_text("⟦")
     assert untranslated(page, names=("Anna", "Bjørn"), root="#online-panel") == []
+
+
+def test_the_service_worker_words_a_push_without_them_in_the_page_language(new_page: Any, base_url: str) -> None:
+    page = new_page(locale="de-DE")
+    page.context.grant_permissions(["notifications"], origin=base_url)
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    cdp = page.context.new_cdp_session(page)
+    registrations: dict[str, str] = {}
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.update({r["scopeURL"]: r["registrationId"] for r in event["registrations"]}),
+    )
+    cdp.send("ServiceWorker.enable")
+    script = page.evaluate(
+        """async () => {
+          const registration = await (await import("/static/js/push.js")).registerWorker();
+          await navigator.serviceWorker.ready;
+          return (registration.active || registration.waiting || registration.installing).scriptURL;
+        }"""
+    )
+    assert script.endswith("/sw.js?lang=de")
+    scope = f"{base_url}/"
+    for _ in range(300):  # (at most 30 s) CDP tells the registration's id once it is made
+        if scope in registrations:
+            break
+        page.wait_for_timeout(100)
+    shown = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
+      .map((n) => [n.title, n.body])"""
+    # A message without JSON: the worker's own words, in the language it was registered with.
+    cdp.send(
+        "ServiceWorker.deliverPushMessage", {"origin": base_url, "registrationId": registrations[scope], "data": "?"}
+    )
+    notes: list[list[str]] = []
+    for _ in range(300):  # at most 30 s: the worker fetches the German catalogue first
+        notes = page.evaluate(shown)
+        if notes:
+            break
+        page.wait_for_timeout(100)
+    assert notes == [["Du bist am Zug", "Du bist am Zug."]]
