@@ -108,7 +108,7 @@ def test_settings_routes_validate_and_store(tmp_path: Path) -> None:
         assert no_csrf.status_code == 403
         good = {"email": "ada@example.org", "email_on": True, "push_on": False, "interval_s": 7200}
         assert client.put("/api/account/reminders", json=good, headers=csrf).status_code == 200
-        assert client.get("/api/account/reminders").json()["reminders"] == good
+        assert client.get("/api/account/reminders").json()["reminders"] == {**good, "language": "en"}
         refused = client.post("/api/account/push", json={"endpoint": "ftp://x", "keys": {}}, headers=csrf)
         assert refused.status_code == 422
         key = client.get("/api/push/key").json()["key"]

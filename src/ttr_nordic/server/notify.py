@@ -30,6 +30,8 @@ from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, del
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from ..web.i18n import DEFAULT as DEFAULT_LANGUAGE
+from ..web.i18n import LANGUAGES, translate
 from .account_db import SeatAccountRow
 from .db import Base, utcnow
 
@@ -60,6 +62,8 @@ class ReminderSettingsRow(Base):
     email_on: Mapped[bool] = mapped_column(Boolean)
     push_on: Mapped[bool] = mapped_column(Boolean)
     interval_s: Mapped[int] = mapped_column(Integer)
+    # The language of the mails and push messages (null: saved before it was asked, English).
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -95,17 +99,25 @@ class ServerKeyRow(Base):
 class ReminderSettings:
     """One account's reminder settings.
 
-    >>> parse_settings({"email": "ada@example.org", "email_on": True, "push_on": False, "interval_s": 3600})
-    ReminderSettings(email='ada@example.org', email_on=True, push_on=False, interval_s=3600)
+    >>> parse_settings({"email": "ada@example.org", "email_on": True, "interval_s": 3600, "language": "de"})
+    ReminderSettings(email='ada@example.org', email_on=True, push_on=False, interval_s=3600, language='de')
     """
 
     email: str | None = None
     email_on: bool = False
     push_on: bool = False
     interval_s: int = DEFAULT_INTERVAL_S
+    #: The language of the reminders (one of :data:`ttr_nordic.web.i18n.LANGUAGES`).
+    language: str = DEFAULT_LANGUAGE
 
     def public(self) -> dict[str, Any]:
-        return {"email": self.email, "email_on": self.email_on, "push_on": self.push_on, "interval_s": self.interval_s}
+        return {
+            "email": self.email,
+            "email_on": self.email_on,
+            "push_on": self.push_on,
+            "interval_s": self.interval_s,
+            "language": self.language,
+        }
 
 
 def parse_settings(value: object) -> ReminderSettings:
@@ -118,7 +130,7 @@ def parse_settings(value: object) -> ReminderSettings:
     """
     if not isinstance(value, dict):
         raise SettingsError("reminder settings must be an object")
-    unknown = sorted(str(k) for k in value if k not in ("email", "email_on", "push_on", "interval_s"))
+    unknown = sorted(str(k) for k in value if k not in ("email", "email_on", "push_on", "interval_s", "language"))
     if unknown:
         raise SettingsError(f"unknown reminder settings: {', '.join(unknown)}")
     email = value.get("email") or None
@@ -138,7 +150,10 @@ def parse_settings(value: object) -> ReminderSettings:
         raise SettingsError(f"interval_s must be a whole number of seconds from {low} (1 hour) to {high} (3 days)")
     if flags["email_on"] and email is None:
         raise SettingsError("e-mail reminders need an e-mail address")
-    return ReminderSettings(email, flags["email_on"], flags["push_on"], interval)
+    language = value.get("language", DEFAULT_LANGUAGE)
+    if not isinstance(language, str) or language not in LANGUAGES:
+        raise SettingsError(f"language must be one of {', '.join(LANGUAGES)}")
+    return ReminderSettings(email, flags["email_on"], flags["push_on"], interval, language)
 
 
 @dataclass(frozen=True)
@@ -192,6 +207,54 @@ class SmtpServer:
             client.send_message(message)
 
 
+def reminder_mail(language: str, player: str, players: list[str], url: str, deadline: datetime | None) -> EmailMessage:
+    """The reminder mail (subject and text, no addresses) in ``language``.
+
+    >>> mail = reminder_mail("de", "Ada", ["Ada", "Bo"], "https://games.example/play/g1", None)
+    >>> mail["Subject"]
+    'Zug um Zug: Skandinavien: Du bist am Zug'
+    """
+    message = EmailMessage()
+    message["Subject"] = translate(language, "email.subject")
+    names = ", ".join(players)
+    play = (
+        translate(language, "email.play", url=url)
+        if deadline is None
+        else translate(language, "email.playBefore", url=url, deadline=f"{deadline:%Y-%m-%d %H:%M}")
+    )
+    message.set_content(
+        translate(language, "email.turn", player=player, players=names)
+        + f"\n{play}\n\n"
+        + translate(language, "email.footer")
+        + "\n"
+    )
+    return message
+
+
+def push_message(language: str, players: list[str], url: str) -> dict[str, str]:
+    """The Web Push reminder's JSON (title, body, the game page's path) in ``language``.
+
+    >>> push_message("sv", ["Ada", "Bo"], "/play/g1")["title"]
+    'Din tur'
+    """
+    return {
+        "title": translate(language, "email.pushTitle"),
+        "body": translate(language, "email.pushBody", players=", ".join(players)),
+        "url": url,
+    }
+
+
+def read_settings(engine: Engine, user_id: str) -> ReminderSettings:
+    """The reminder settings of account ``user_id`` (the defaults where it saved none; English
+    where it saved them before the language was asked)."""
+    with Session(engine) as session:
+        row = session.get(ReminderSettingsRow, user_id)
+        if row is None:
+            return ReminderSettings()
+        language = row.language if row.language in LANGUAGES else DEFAULT_LANGUAGE
+        return ReminderSettings(row.email, row.email_on, row.push_on, row.interval_s, language)
+
+
 def _address_hash(email: str) -> str:
     return hashlib.sha256(email.strip().lower().encode()).hexdigest()
 
@@ -217,11 +280,7 @@ class Notifier:
     # ------------------------------------------------------------ settings (database threads)
 
     def settings_of(self, user_id: str) -> ReminderSettings:
-        with Session(self.engine) as session:
-            row = session.get(ReminderSettingsRow, user_id)
-            if row is None:
-                return ReminderSettings()
-            return ReminderSettings(row.email, row.email_on, row.push_on, row.interval_s)
+        return read_settings(self.engine, user_id)
 
     def save_settings(self, user_id: str, settings: ReminderSettings) -> None:
         with Session(self.engine) as session, session.begin():
@@ -230,7 +289,7 @@ class Notifier:
                 row = ReminderSettingsRow(user_id=user_id)
                 session.add(row)
             row.email, row.email_on, row.push_on = settings.email, settings.email_on, settings.push_on
-            row.interval_s, row.updated_at = settings.interval_s, utcnow()
+            row.interval_s, row.language, row.updated_at = settings.interval_s, settings.language, utcnow()
 
     def subscribe(self, user_id: str, endpoint: str, p256dh: str, auth: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -334,16 +393,11 @@ class Notifier:
                 return
             session.add(ReminderSentRow(game_id=game.id, user_id=user_id, address_hash=digest, channel="email"))
             session.flush()
-            message = EmailMessage()
+            message = reminder_mail(
+                settings.language, game.seats[seat].name, [s.name for s in game.seats],
+                f"{self.base_url}/play/{game.id}", clock.deadline,
+            )  # fmt: skip
             message["To"] = settings.email
-            message["Subject"] = "Ticket to Ride: Nordic Countries: it is your turn"
-            deadline = "" if clock.deadline is None else f" before {clock.deadline:%Y-%m-%d %H:%M} UTC"
-            names = ", ".join(s.name for s in game.seats)
-            message.set_content(
-                f"It is your turn ({game.seats[seat].name}) in the game between {names}.\n"
-                f"Play{deadline}, or the computer plays that turn for you: {self.base_url}/play/{game.id}\n\n"
-                "(Sign in to open your seat. You can change these reminders in your account's settings.)\n"
-            )
             self.smtp.send(message)  # inside the transaction: a mail that fails is not counted
         self.sent["email"] += 1
         log.info("reminder mail sent for seat %d of game %s", seat, game.id)
@@ -361,13 +415,7 @@ class Notifier:
             if not subscriptions:
                 return
             session.add(ReminderSentRow(game_id=game.id, user_id=user_id, channel="push"))
-        payload = json.dumps(
-            {
-                "title": "Your turn",
-                "body": f"It is your turn in the game between {', '.join(s.name for s in game.seats)}.",
-                "url": f"/play/{game.id}",
-            }
-        )
+        payload = json.dumps(push_message(settings.language, [s.name for s in game.seats], f"/play/{game.id}"))
         for address, p256dh, auth in subscriptions:
             endpoint = urlsplit(address)
             try:

@@ -2,7 +2,7 @@
 server's VAPID key, and the service worker (served at the site's root so its scope covers the
 game pages).
 
-``GET /api/account/reminders`` · ``PUT /api/account/reminders`` (``{"email", "email_on",
+``GET /api/account/reminders`` · ``PUT /api/account/reminders`` (``{"email", "email_on", "language",
 "push_on", "interval_s"}``) · ``POST /api/account/push`` (a browser's ``PushSubscription`` as
 JSON) · ``DELETE /api/account/push`` (``{"endpoint"}``) · ``GET /api/push/key`` · ``GET /sw.js``.
 """

@@ -5,6 +5,10 @@
 import { api, dialog, el, toast } from "./ui.js";
 import { gameEntry, heldTokens } from "./mygames.js";
 import { reminderSection } from "./push.js";
+import { errorText } from "./errors.js";
+import { list as listOf, num, t } from "./i18n.js";
+
+const RATING = { useGrouping: false }; // a rating reads as one figure: 1012, not 1,012
 
 let account = { user: null, csrf: "" };
 let loaded = null;
@@ -68,24 +72,24 @@ function showError(node, message) {
 export function openSignIn(mode = "sign-in") {
   document.querySelector("#account-dialog")?.closest(".overlay")?.remove();
   const signUp = mode === "sign-up";
-  const name = field("account-name", "User name", "text", { autocomplete: "username", maxlength: 20, minlength: 3,
-    pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", title: "3 to 20 letters, digits, _ or -, starting with a letter" });
-  const password = field("account-password", "Password", "password",
+  const name = field("account-name", t("account.userName"), "text", { autocomplete: "username", maxlength: 20, minlength: 3,
+    pattern: "[A-Za-z][A-Za-z0-9_\\-]{2,19}", title: t("account.userNameRule") });
+  const password = field("account-password", t("account.password"), "password",
     { autocomplete: signUp ? "new-password" : "current-password", maxlength: 1024, minlength: signUp ? 8 : 1 });
   const error = errorLine("account-error");
-  const submit = el("button", { type: "submit", class: "primary", id: "account-submit", text: signUp ? "Create account" : "Sign in" });
+  const submit = el("button", { type: "submit", class: "primary", id: "account-submit", text: signUp ? t("account.createAccount") : t("account.signIn") });
   const form = el("form", { class: "account-form", id: "account-form" }, name.node, password.node,
-    signUp ? el("p", { class: "hint", text: "At least 8 characters. Your games on this browser move to the account." }) : null,
+    signUp ? el("p", { class: "hint", text: t("account.signUpHint") }) : null,
     error, el("div", { class: "dialog-actions" }, submit));
   const other = el("button", { type: "button", class: "link", id: "account-switch",
-    text: signUp ? "I have an account: sign in" : "New here? Create an account",
+    text: signUp ? t("account.haveAccount") : t("account.newHere"),
     onclick: () => { d.close(); openSignIn(signUp ? "sign-in" : "sign-up"); } });
   const passkey = !signUp && window.PublicKeyCredential
-    ? el("button", { type: "button", id: "passkey-sign-in", text: "Sign in with a passkey", onclick: () => passkeySignIn(error, d) })
+    ? el("button", { type: "button", id: "passkey-sign-in", text: t("account.passkeySignIn"), onclick: () => passkeySignIn(error, d) })
     : null;
-  const cancel = el("button", { type: "button", text: "Cancel", onclick: () => d.close() });
-  const d = dialog(signUp ? "Create an account" : "Sign in", el("div", {}, form,
-    passkey ? el("div", { class: "passkey-row" }, el("span", { class: "muted", text: "or" }), passkey) : null, other),
+  const cancel = el("button", { type: "button", text: t("account.cancel"), onclick: () => d.close() });
+  const d = dialog(signUp ? t("account.createTitle") : t("account.signIn"), el("div", {}, form,
+    passkey ? el("div", { class: "passkey-row" }, el("span", { class: "muted", text: t("account.or") }), passkey) : null, other),
   [cancel], { className: "account-dialog", modal: true });
   d.node.id = "account-dialog";
   form.addEventListener("submit", async (event) => {
@@ -99,9 +103,9 @@ export function openSignIn(mode = "sign-in") {
       await carryGuestGames();
       if (signUp && window.PublicKeyCredential) { offerPasskey(d, data.user.name); return; }
       d.close();
-      toast(signUp ? `Welcome, ${data.user.name}!` : `Signed in as ${data.user.name}`, "info");
+      toast(signUp ? t("account.welcome", { name: data.user.name }) : t("account.signedInAs", { name: data.user.name }), "info");
     } catch (err) {
-      showError(error, err.message);
+      showError(error, errorText(err, { name: name.input.value.trim() }));
     } finally {
       submit.disabled = false;
     }
@@ -112,13 +116,12 @@ export function openSignIn(mode = "sign-in") {
 /** After sign-up, where the browser offers passkeys: add one now (or later, in Settings). */
 function offerPasskey(d, name) {
   const status = errorLine("passkey-status");
-  const add = el("button", { type: "button", class: "primary", id: "offer-passkey", text: "Add a passkey",
-    onclick: async () => { await addPasskey(status); if (status.className === "form-ok") { add.remove(); later.textContent = "Done"; } } });
-  const later = el("button", { type: "button", id: "passkey-later", text: "Not now", onclick: () => d.close() });
-  d.node.querySelector("h2").textContent = `Welcome, ${name}!`;
+  const add = el("button", { type: "button", class: "primary", id: "offer-passkey", text: t("account.addPasskey"),
+    onclick: async () => { await addPasskey(status); if (status.className === "form-ok") { add.remove(); later.textContent = t("account.done"); } } });
+  const later = el("button", { type: "button", id: "passkey-later", text: t("account.notNow"), onclick: () => d.close() });
+  d.node.querySelector("h2").textContent = t("account.welcome", { name });
   d.node.querySelector(":scope > div:not(.dialog-actions)").replaceChildren(
-    el("p", { text: "Your account is ready. Add a passkey to sign in with this device's lock instead of your password "
-      + "(you can also do it later, in Settings)." }), status);
+    el("p", { text: t("account.passkeyOffer") }), status);
   d.node.querySelector(".dialog-actions").replaceChildren(later, add);
   add.focus();
 }
@@ -126,7 +129,7 @@ function offerPasskey(d, name) {
 /** A guest's games (the tokens this browser keeps) move to the account just signed in to. */
 async function carryGuestGames() {
   const claimed = await claimSeats(heldTokens());
-  if (claimed.length) toast(`${claimed.length === 1 ? "1 game" : `${claimed.length} games`} of this browser added to your account`, "info");
+  if (claimed.length) toast(t("account.gamesAdded", { count: claimed.length }), "info");
 }
 
 // ---- passkeys ------------------------------------------------------------------------------
@@ -170,9 +173,10 @@ async function passkeySignIn(error, d) {
     changed(data);
     d.close();
     await carryGuestGames();
-    toast(`Signed in as ${data.user.name}`, "info");
+    toast(t("account.signedInAs", { name: data.user.name }), "info");
   } catch (err) {
-    showError(error, err.name === "NotAllowedError" ? "No passkey was chosen." : err.message);
+    showError(error, err.name === "NotAllowedError" ? t("account.noPasskeyChosen")
+      : errorText(err, {}, { BAD_CREDENTIALS: "errors.passkeyRefused" }));
   }
 }
 
@@ -183,10 +187,10 @@ async function addPasskey(status) {
       ...options, challenge: b64.decode(options.challenge), user: { ...options.user, id: b64.decode(options.user.id) },
       excludeCredentials: (options.excludeCredentials || []).map((c) => ({ ...c, id: b64.decode(c.id) })) } });
     await post("/api/account/passkeys", { credential: credentialJson(credential) });
-    status.textContent = "Passkey added: you can sign in with it on this device.";
+    status.textContent = t("account.passkeyAdded");
     status.className = "form-ok";
   } catch (err) {
-    status.textContent = err.name === "NotAllowedError" ? "The passkey was not created." : err.message;
+    status.textContent = err.name === "NotAllowedError" ? t("account.passkeyNotCreated") : errorText(err);
     status.className = "form-error";
   }
   status.hidden = false;
@@ -199,56 +203,56 @@ export function openSettings() {
   const { user } = account;
   if (!user) return;
   document.querySelector("#settings-dialog")?.closest(".overlay")?.remove();
-  const current = field("current-password", "Current password", "password", { autocomplete: "current-password", maxlength: 1024 });
-  const fresh = field("new-password", "New password", "password", { autocomplete: "new-password", maxlength: 1024, minlength: 8 });
+  const current = field("current-password", t("account.currentPassword"), "password", { autocomplete: "current-password", maxlength: 1024 });
+  const fresh = field("new-password", t("account.newPassword"), "password", { autocomplete: "new-password", maxlength: 1024, minlength: 8 });
   const pwStatus = errorLine("password-status");
-  const pwForm = el("form", { class: "account-form", id: "password-form" }, el("h3", { text: "Change password" }),
+  const pwForm = el("form", { class: "account-form", id: "password-form" }, el("h3", { text: t("account.changePassword") }),
     current.node, fresh.node, pwStatus,
-    el("button", { type: "submit", id: "change-password", text: "Change password" }));
+    el("button", { type: "submit", id: "change-password", text: t("account.changePassword") }));
   pwForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
       const data = await post("/api/account/password", { current: current.input.value, new: fresh.input.value });
-      pwStatus.textContent = `Password changed. Signed out elsewhere: ${data.signed_out}.`;
+      pwStatus.textContent = t("account.passwordChanged", { count: data.signed_out });
       pwStatus.className = "form-ok";
       pwForm.reset();
     } catch (err) {
-      pwStatus.textContent = err.message;
+      pwStatus.textContent = errorText(err);
       pwStatus.className = "form-error";
     }
     pwStatus.hidden = false;
   });
   const pkStatus = errorLine("passkey-status");
-  const passkeys = el("section", { class: "account-form" }, el("h3", { text: "Passkeys" }),
-    el("p", { class: "hint", text: `Sign in without a password, with this device's lock. You have ${user.passkeys || 0}.` }),
+  const passkeys = el("section", { class: "account-form" }, el("h3", { text: t("account.passkeys") }),
+    el("p", { class: "hint", text: t("account.passkeysHint", { count: user.passkeys || 0 }) }),
     window.PublicKeyCredential
-      ? el("button", { type: "button", id: "add-passkey", text: "Add a passkey", onclick: () => addPasskey(pkStatus) })
-      : el("p", { class: "muted", text: "This browser offers no passkeys." }), pkStatus);
-  const everywhere = el("button", { type: "button", id: "sign-out-everywhere", text: "Sign out everywhere",
+      ? el("button", { type: "button", id: "add-passkey", text: t("account.addPasskey"), onclick: () => addPasskey(pkStatus) })
+      : el("p", { class: "muted", text: t("account.noPasskeys") }), pkStatus);
+  const everywhere = el("button", { type: "button", id: "sign-out-everywhere", text: t("account.signOutEverywhere"),
     onclick: async () => {
-      try { await post("/api/account/sign-out-everywhere"); changed({}); d.close(); toast("Signed out on every device", "info"); }
-      catch (err) { toast(err.message); }
+      try { await post("/api/account/sign-out-everywhere"); changed({}); d.close(); toast(t("account.signedOutEverywhere"), "info"); }
+      catch (err) { toast(errorText(err)); }
     } });
-  const confirm = field("delete-password", "Password, to confirm", "password", { autocomplete: "current-password", maxlength: 1024 });
+  const confirm = field("delete-password", t("account.confirmPassword"), "password", { autocomplete: "current-password", maxlength: 1024 });
   const delStatus = errorLine("delete-status");
-  const delForm = el("form", { class: "account-form danger-zone", id: "delete-form" }, el("h3", { text: "Delete account" }),
-    el("p", { class: "hint", text: "Your games stay as records, your name replaced by “deleted player”. Sessions, passkeys and rating go." }),
+  const delForm = el("form", { class: "account-form danger-zone", id: "delete-form" }, el("h3", { text: t("account.deleteTitle") }),
+    el("p", { class: "hint", text: t("account.deleteHint") }),
     user.has_password ? confirm.node : null, delStatus,
-    el("button", { type: "submit", class: "danger", id: "delete-account", text: "Delete my account" }));
+    el("button", { type: "submit", class: "danger", id: "delete-account", text: t("account.deleteButton") }));
   delForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
       await post("/api/account/delete", { password: user.has_password ? confirm.input.value : null });
       changed({});
       d.close();
-      toast("Your account was deleted", "info");
+      toast(t("account.deleted"), "info");
     } catch (err) {
-      showError(delStatus, err.message);
+      showError(delStatus, errorText(err));
     }
   });
-  const close = el("button", { type: "button", text: "Close", onclick: () => d.close() });
-  const d = dialog(`Settings — ${user.name}`, el("div", { class: "account-settings" }, pwForm, passkeys, reminderSection(withCsrf),
-    el("section", { class: "account-form" }, el("h3", { text: "Sessions" }), everywhere), delForm),
+  const close = el("button", { type: "button", text: t("account.close"), onclick: () => d.close() });
+  const d = dialog(t("account.settingsTitle", { name: user.name }), el("div", { class: "account-settings" }, pwForm, passkeys, reminderSection(withCsrf),
+    el("section", { class: "account-form" }, el("h3", { text: t("account.sessions") }), everywhere), delForm),
   [close], { className: "settings-dialog", modal: true });
   d.node.id = "settings-dialog";
 }
@@ -258,19 +262,19 @@ export function openSettings() {
 function renderSlot(slot, { user }) {
   if (!user) {
     slot.replaceChildren(
-      el("button", { type: "button", class: "topbar-button", id: "sign-in-open", text: "Sign in", onclick: () => openSignIn("sign-in") }),
-      el("button", { type: "button", class: "topbar-button strong", id: "sign-up-open", text: "Create account",
+      el("button", { type: "button", class: "topbar-button", id: "sign-in-open", text: t("account.signIn"), onclick: () => openSignIn("sign-in") }),
+      el("button", { type: "button", class: "topbar-button strong", id: "sign-up-open", text: t("account.createAccount"),
         onclick: () => openSignIn("sign-up") }));
     return;
   }
   const menu = el("div", { class: "account-menu", id: "account-menu", role: "menu", hidden: true },
-    el("a", { href: `/players/${encodeURIComponent(user.name)}`, role: "menuitem", id: "menu-profile", text: "Profile" }),
-    el("button", { type: "button", role: "menuitem", id: "menu-settings", text: "Settings",
+    el("a", { href: `/players/${encodeURIComponent(user.name)}`, role: "menuitem", id: "menu-profile", text: t("account.profile") }),
+    el("button", { type: "button", role: "menuitem", id: "menu-settings", text: t("account.settings"),
       onclick: () => { menu.hidden = true; openSettings(); } }),
-    el("button", { type: "button", role: "menuitem", id: "menu-sign-out", text: "Sign out", onclick: async () => {
+    el("button", { type: "button", role: "menuitem", id: "menu-sign-out", text: t("account.signOut"), onclick: async () => {
       try { await post("/api/account/sign-out"); } catch { /* signed out already */ }
       changed({});
-      toast("Signed out", "info");
+      toast(t("account.signedOut"), "info");
     } }));
   const button = el("button", { type: "button", class: "topbar-button", id: "account-button", "aria-haspopup": "menu",
     "aria-expanded": "false", text: `${user.name} ▾`, onclick: () => {
@@ -308,9 +312,20 @@ export function nameOwnSeat(inputs) {
 export function ratedOption() {
   const box = el("input", { type: "checkbox", id: "on-rated", name: "on-rated" });
   const label = el("label", { class: "rated-option", for: "on-rated", hidden: true }, box,
-    " Rated (every seat signs in to an account before the first move)");
+    ` ${t("account.ratedOption")}`);
   onAccount(({ user }) => { label.hidden = !user; if (!user) box.checked = false; });
   return { node: label, checked: () => !label.hidden && box.checked };
+}
+
+// Why a rated game was not rated: the server's three reasons (ratings.py), in the page's words.
+const UNRATED = {
+  "a game with a computer seat is never rated": "account.unrated.computer",
+  "not every seat was held by an account when the game started": "account.unrated.notHeld",
+  "one account held two seats": "account.unrated.twoSeats",
+};
+
+function unratedReason(reason) {
+  return UNRATED[reason] ? t(UNRATED[reason]) : reason;
 }
 
 /** Append a rated game's rating change to the final dialog `node` (it may take a moment to apply). */
@@ -321,18 +336,19 @@ export async function showRatingChange(gameId, node) {
     if (!data.rated) return;
     if (data.state === "unrated") {
       node.querySelector(".rating-change")?.remove();
-      node.querySelector("[data-testid=scoring]")?.after(el("p", { class: "rating-change muted", text: `Not rated: ${data.reason}.` }));
+      node.querySelector("[data-testid=scoring]")?.after(el("p", { class: "rating-change muted",
+        text: t("account.notRated", { reason: unratedReason(data.reason) }) }));
       return;
     }
     if (data.state === "applied") {
       const list = el("ul", { class: "rating-change", id: "rating-change" });
       for (const c of data.changes) {
         const sign = c.delta > 0 ? "+" : "";
-        list.append(el("li", {}, el("a", { href: c.player ? `/players/${encodeURIComponent(c.player)}` : null, text: c.player || "deleted player" }),
-          ` ${c.before} → ${c.after} `, el("strong", { class: c.delta >= 0 ? "up" : "down", text: `(${sign}${c.delta})` }),
-          c.forfeit ? el("span", { class: "muted", text: " — left the game" }) : null));
+        list.append(el("li", {}, el("a", { href: c.player ? `/players/${encodeURIComponent(c.player)}` : null, text: c.player || t("account.deletedPlayer") }),
+          ` ${num(c.before, RATING)} → ${num(c.after, RATING)} `, el("strong", { class: c.delta >= 0 ? "up" : "down", text: `(${sign}${num(c.delta)})` }),
+          c.forfeit ? el("span", { class: "muted", text: ` — ${t("account.leftGame")}` }) : null));
       }
-      node.querySelector("[data-testid=scoring]")?.after(el("div", { class: "rating-box" }, el("h3", { text: "Rating" }), list));
+      node.querySelector("[data-testid=scoring]")?.after(el("div", { class: "rating-box" }, el("h3", { text: t("profile.rating") }), list));
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -352,16 +368,16 @@ export async function ratedNotice(gameId, panel, seats) {
     const held = new Set(data.held.map((h) => h.seat));
     const missing = seats.filter((s) => !held.has(s.seat)).map((s) => s.name);
     note.hidden = false;
-    if (data.state === "unrated") { note.textContent = `Casual game: ${data.reason}.`; return; }
+    if (data.state === "unrated") { note.textContent = t("account.casualBecause", { reason: unratedReason(data.reason) }); return; }
     if (!missing.length || data.state === "applied") {
-      note.textContent = "Rated game: the result changes every player's rating.";
+      note.textContent = t("account.ratedCounts");
       return;
     }
     if (data.started) {
-      note.textContent = "Casual game: not every seat was held by an account when it started.";
+      note.textContent = t("account.casualNotHeld");
       return;
     }
-    note.textContent = `Rated game: it starts when ${missing.join(", ")} ${missing.length > 1 ? "open their links" : "opens their link"} signed in to an account.`;
+    note.textContent = t("account.ratedWaiting", { count: missing.length, players: listOf(missing) });
     await new Promise((resolve) => setTimeout(resolve, 4000));
   }
 }
@@ -371,8 +387,8 @@ export async function ratedNotice(gameId, panel, seats) {
 export function accountGamesSection() {
   const list = el("ul", { class: "game-list", id: "account-games-list" });
   const section = el("section", { class: "my-games", id: "account-games", hidden: true, "aria-labelledby": "account-games-title" },
-    el("h2", { id: "account-games-title", text: "On your account" }),
-    el("p", { class: "muted", text: "Games of your account started on another device: they open here too." }), list);
+    el("h2", { id: "account-games-title", text: t("account.onAccount") }),
+    el("p", { class: "muted", text: t("account.onAccountHint") }), list);
   onAccount(async ({ user }) => {
     list.replaceChildren();
     section.hidden = true;
@@ -383,8 +399,9 @@ export function accountGamesSection() {
       if (gameEntry(g.id)) continue; // listed in "Your games" already
       const turn = g.current !== null && g.mine.includes(g.current);
       list.append(el("li", { "data-game": g.id, class: turn ? "turn" : "" },
-        el("a", { href: `/play/${encodeURIComponent(g.id)}`, class: "resume-link button", text: "Resume" }),
-        ` ${g.seats.map((s) => s.name).join(" · ")} — `, el("span", { class: turn ? "your-turn" : "", text: turn ? "your turn" : "waiting" })));
+        el("a", { href: `/play/${encodeURIComponent(g.id)}`, class: "resume-link button", text: t("mygames.resume") }),
+        ` ${g.seats.map((s) => s.name).join(" · ")} — `,
+        el("span", { class: turn ? "your-turn" : "", text: turn ? t("mygames.yourTurn") : t("mygames.waiting") })));
     }
     section.hidden = !list.children.length;
   });

@@ -6,13 +6,16 @@ import { api, el, toast } from "./ui.js";
 import { accountState, onAccount, withCsrf } from "./account.js";
 import { rememberGame } from "./mygames.js";
 import { rulesChoice, variantLabel } from "./variant.js";
+import { errorText } from "./errors.js";
+import { num, t } from "./i18n.js";
 
 const SEATS_KEY = "ttr-lobby-seats"; // {tableId: {ticket, seat}}: the tables this browser sits at
 const POLL_MS = 2000;
+// Each pace's words are looked up when drawn: t("lobby.pace.<key>").
 const PACES = {
-  none: { label: "No clock", value: null },
-  realtime: { label: "Real time: 1 min a move + 5 min", value: { kind: "realtime", per_move_s: 60, reserve_s: 300 } },
-  turn: { label: "Turn-based: 1 day a move", value: { kind: "turn", per_move_s: 86400 } },
+  none: null,
+  realtime: { kind: "realtime", per_move_s: 60, reserve_s: 300 },
+  turn: { kind: "turn", per_move_s: 86400 },
 };
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -32,10 +35,12 @@ function dropSeat(tableId) {
 
 /** The words of a table's time control. */
 export function paceText(tc) {
-  if (!tc) return "No clock";
-  if (tc.kind === "realtime") return `Real time · ${tc.per_move_s} s a move + ${Math.round(tc.reserve_s / 60)} min`;
+  if (!tc) return t("lobby.pace.none");
+  if (tc.kind === "realtime") {
+    return t("lobby.paceRealtime", { seconds: tc.per_move_s, minutes: Math.round(tc.reserve_s / 60) });
+  }
   const hours = tc.per_move_s / 3600;
-  return `Turn-based · ${hours >= 24 ? `${hours / 24} day${hours === 24 ? "" : "s"}` : `${hours} h`} a move`;
+  return hours >= 24 ? t("lobby.paceDays", { count: hours / 24 }) : t("lobby.paceHours", { count: hours });
 }
 
 async function send(path, body, headers = {}) {
@@ -43,22 +48,23 @@ async function send(path, body, headers = {}) {
 }
 
 export function lobbyPage(app) {
-  document.title = "Lobby · Ticket to Ride: Nordic Countries";
+  document.title = `${t("lobby.title")} · ${t("top.title")}`;
   app.replaceChildren();
   app.className = "lobby";
   let timer = null;
   let quickSince = null;
 
   const name = el("input", { id: "lobby-name", name: "lobby-name", maxlength: "40", autocomplete: "nickname",
-    value: localStorage.getItem("ttr-lobby-name") || "" , placeholder: "Guest" });
+    value: localStorage.getItem("ttr-lobby-name") || "" , placeholder: t("lobby.guest") });
   name.addEventListener("change", () => localStorage.setItem("ttr-lobby-name", name.value));
   const players = el("select", { id: "lobby-players" },
-    el("option", { value: "2", text: "2 players" }), el("option", { value: "3", text: "3 players" }));
+    el("option", { value: "2", text: t("start.players", { count: 2 }) }),
+    el("option", { value: "3", text: t("start.players", { count: 3 }) }));
   const pace = el("select", { id: "lobby-pace" },
-    ...Object.entries(PACES).map(([key, p]) => el("option", { value: key, text: p.label })));
+    ...Object.keys(PACES).map((key) => el("option", { value: key, text: t(`lobby.pace.${key}`) })));
   const rated = el("input", { type: "checkbox", id: "lobby-rated" });
-  const ratedLabel = el("label", { class: "rated-option", for: "lobby-rated" }, rated, " Rated");
-  const ratedHint = el("span", { class: "hint", id: "lobby-rated-hint", text: "Sign in to play rated tables." });
+  const ratedLabel = el("label", { class: "rated-option", for: "lobby-rated" }, rated, ` ${t("lobby.rated")}`);
+  const ratedHint = el("span", { class: "hint", id: "lobby-rated-hint", text: t("lobby.ratedHint") });
   onAccount(({ user }) => {
     rated.disabled = !user;
     if (!user) rated.checked = false;
@@ -66,47 +72,50 @@ export function lobbyPage(app) {
     name.disabled = Boolean(user);
     if (user) name.value = user.name;
   });
-  const wait = el("select", { id: "lobby-wait", "aria-label": "Offer the computer after" },
-    el("option", { value: "0", text: "at once" }), el("option", { value: "30", text: "after 30 s", selected: true }), el("option", { value: "60", text: "after 1 min" }),
-    el("option", { value: "120", text: "after 2 min" }));
+  const wait = el("select", { id: "lobby-wait", "aria-label": t("lobby.waitLabel") },
+    el("option", { value: "0", text: t("lobby.wait.now") }),
+    el("option", { value: "30", text: t("lobby.wait.seconds", { count: 30 }), selected: true }),
+    el("option", { value: "60", text: t("lobby.wait.minutes", { count: 1 }) }),
+    el("option", { value: "120", text: t("lobby.wait.minutes", { count: 2 }) }));
   const format = () => ({
-    players: Number(players.value), rated: rated.checked, time_control: PACES[pace.value].value,
+    players: Number(players.value), rated: rated.checked, time_control: PACES[pace.value],
     ...(name.disabled || !name.value.trim() ? {} : { name: name.value }),
   });
 
   const rules = rulesChoice("lobby", { upload: false }); // a new table's rules (quick match: the official ones)
   const form = el("form", { class: "lobby-new", id: "lobby-form" },
-    el("h2", { text: "A new table" }),
+    el("h2", { text: t("lobby.newTable") }),
     el("div", { class: "lobby-fields" },
-      el("label", { class: "field", for: "lobby-name" }, "Your name", name),
-      el("label", { class: "field", for: "lobby-players" }, "Seats", players),
-      el("label", { class: "field", for: "lobby-pace" }, "Pace", pace),
+      el("label", { class: "field", for: "lobby-name" }, t("start.yourName"), name),
+      el("label", { class: "field", for: "lobby-players" }, t("lobby.seats"), players),
+      el("label", { class: "field", for: "lobby-pace" }, t("lobby.paceLabel"), pace),
       el("div", { class: "field" }, ratedLabel, ratedHint)), rules.node,
     el("div", { class: "lobby-buttons" },
-      el("button", { type: "submit", class: "primary", id: "lobby-create", text: "Open a table" }),
-      el("button", { type: "button", id: "lobby-quick", text: "Quick match", onclick: () => quick() }),
-      el("label", { class: "lobby-wait", for: "lobby-wait" }, "Offer the computer ", wait)));
+      el("button", { type: "submit", class: "primary", id: "lobby-create", text: t("lobby.open") }),
+      el("button", { type: "button", id: "lobby-quick", text: t("lobby.quick"), onclick: () => quick() }),
+      el("label", { class: "lobby-wait", for: "lobby-wait" }, `${t("lobby.offerComputer")} `, wait)));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
       const data = await send("/api/lobby/tables", { ...format(), variant: await rules.value() });
       seated(data);
-    } catch (err) { toast(err.message); }
+    } catch (err) { toast(errorText(err)); }
   });
 
   const mine = el("section", { class: "lobby-mine", id: "lobby-mine", "aria-live": "polite", hidden: true });
   const list = el("tbody", { id: "lobby-tables" });
   const table = el("table", { class: "lobby-table" },
-    el("caption", { text: "Open tables" }),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Players" }), el("th", { scope: "col", text: "Format" }),
-      el("th", { scope: "col", text: "Seats" }), el("th", { scope: "col" }, el("span", { class: "sr-only", text: "Join" })))),
+    el("caption", { text: t("lobby.openTables") }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("start.playersLabel") }),
+      el("th", { scope: "col", text: t("lobby.format") }), el("th", { scope: "col", text: t("lobby.seats") }),
+      el("th", { scope: "col" }, el("span", { class: "sr-only", text: t("lobby.join") })))),
     list);
   const playing = el("ul", { class: "lobby-playing", id: "lobby-playing" });
   app.append(
-    el("section", { class: "lobby-head" }, el("h1", { text: "Lobby" }),
-      el("p", { text: "Join an open table with one click, or open your own. Friends can still be invited by link from the start page." })),
+    el("section", { class: "lobby-head" }, el("h1", { text: t("lobby.title") }),
+      el("p", { text: t("lobby.intro") })),
     mine, form, el("section", { class: "lobby-list" }, table),
-    el("section", { class: "lobby-list" }, el("h2", { text: "Games being played" }), playing));
+    el("section", { class: "lobby-list" }, el("h2", { text: t("lobby.playing") }), playing));
 
   function seated(data) {
     holdSeat(data.table.id, data.ticket, data.seat);
@@ -120,7 +129,7 @@ export function lobbyPage(app) {
       const data = await send("/api/lobby/quick", { ...format(), exclude: Object.keys(seatsHeld()).slice(0, 12) });
       if (!data.matched) quickSince = Date.now();
       seated(data);
-    } catch (err) { toast(err.message); }
+    } catch (err) { toast(errorText(err)); }
   }
 
   function open(tableData, ticket) {
@@ -140,29 +149,30 @@ export function lobbyPage(app) {
       if (data.status === "started") return open(data, held[id].ticket);
       if (data.status !== "open") { dropSeat(id); continue; }
       const headers = { "X-Table-Ticket": held[id].ticket };
-      const level = el("select", { "aria-label": "Computer level", class: "lobby-level" },
-        ...LEVELS.map((l) => el("option", { value: l, text: l, selected: l === "medium" })));
+      const level = el("select", { "aria-label": t("lobby.computerLevel"), class: "lobby-level" },
+        ...LEVELS.map((l) => el("option", { value: l, text: t(`start.level.${l}`), selected: l === "medium" })));
       const waited = quickSince ? (Date.now() - quickSince) / 1000 : 0;
       const offer = held[id].seat === 0 && (!quickSince || waited >= Number(wait.value));
       boxes.push(el("div", { class: "lobby-waiting", "data-table": id },
-        el("p", {}, el("strong", { text: "Waiting for players… " }),
-          `${data.seats.length} of ${data.players} seated · ${paceText(data.time_control)}${data.rated ? " · rated" : ""}`
-          + (data.variant ? ` · ${variantLabel(data.variant)}` : "")),
+        el("p", {}, el("strong", { text: `${t("lobby.waiting")} ` }),
+          [t("lobby.seated", { count: data.seats.length, players: data.players }), paceText(data.time_control),
+            ...(data.rated ? [t("lobby.ratedLower")] : []),
+              ...(data.variant ? [variantLabel(data.variant)] : [])].join(" · ")),
         el("ul", { class: "lobby-seats" }, ...data.seats.map((s) => seatItem(s))),
         el("div", { class: "lobby-buttons" },
-          offer ? el("span", { class: "lobby-offer" }, "Nobody yet? ", level,
-            el("button", { type: "button", class: "primary lobby-computer", text: "Play the computer", onclick: async () => {
+          offer ? el("span", { class: "lobby-offer" }, `${t("lobby.nobodyYet")} `, level,
+            el("button", { type: "button", class: "primary lobby-computer", text: t("lobby.playComputer"), onclick: async () => {
               try { open(await send(`/api/lobby/tables/${id}/computer`, { level: level.value }, headers), held[id].ticket); }
-              catch (err) { toast(err.message); }
+              catch (err) { toast(errorText(err)); }
             } })) : null,
-          el("button", { type: "button", class: "lobby-leave", text: held[id].seat === 0 ? "Close the table" : "Leave", onclick: async () => {
-            try { await send(`/api/lobby/tables/${id}/leave`, {}, headers); } catch (err) { toast(err.message); }
+          el("button", { type: "button", class: "lobby-leave", text: held[id].seat === 0 ? t("lobby.close") : t("lobby.leave"), onclick: async () => {
+            try { await send(`/api/lobby/tables/${id}/leave`, {}, headers); } catch (err) { toast(errorText(err)); }
             dropSeat(id);
             quickSince = null;
             refresh();
           } }))));
     }
-    mine.replaceChildren(el("h2", { text: "Your table" }), ...boxes);
+    mine.replaceChildren(el("h2", { text: t("lobby.yourTable") }), ...boxes);
     mine.hidden = !boxes.length;
   }
 
@@ -174,23 +184,25 @@ export function lobbyPage(app) {
     let data;
     try { data = await api("/api/lobby/tables"); } catch { return; }
     const held = seatsHeld();
-    const rows = data.tables.filter((t) => !held[t.id]).map((t) => el("tr", { "data-table": t.id },
-      el("td", { text: `${t.players}` }),
-      el("td", {}, paceText(t.time_control), el("span", { class: t.rated ? "badge rated" : "badge", text: t.rated ? "Rated" : "Casual" }),
-        t.variant ? el("span", { class: "badge variant", text: variantLabel(t.variant) }) : null),
-      el("td", {}, el("ul", { class: "lobby-seats" }, ...t.seats.map((s) => seatItem(s)),
-        ...Array.from({ length: t.players - t.seats.length }, () => el("li", { class: "empty", text: "empty seat" })))),
-      el("td", {}, el("button", { type: "button", class: "primary lobby-join", text: "Join", onclick: async () => {
-        try { seated(await send(`/api/lobby/tables/${t.id}/join`, name.disabled || !name.value.trim() ? {} : { name: name.value })); }
-        catch (err) { toast(err.message); refresh(); }
+    const rows = data.tables.filter((table) => !held[table.id]).map((table) => el("tr", { "data-table": table.id },
+      el("td", {}, el("span", { class: "lobby-count", text: num(table.players) }),
+        el("span", { class: "lobby-count-words", text: t("start.players", { count: table.players }) })),
+      el("td", {}, paceText(table.time_control),
+        el("span", { class: table.rated ? "badge rated" : "badge", text: table.rated ? t("lobby.rated") : t("lobby.casual") }),
+        table.variant ? el("span", { class: "badge variant", text: variantLabel(table.variant) }) : null),
+      el("td", {}, el("ul", { class: "lobby-seats" }, ...table.seats.map((s) => seatItem(s)),
+        ...Array.from({ length: table.players - table.seats.length }, () => el("li", { class: "empty", text: t("lobby.emptySeat") })))),
+      el("td", {}, el("button", { type: "button", class: "primary lobby-join", text: t("lobby.join"), onclick: async () => {
+        try { seated(await send(`/api/lobby/tables/${table.id}/join`, name.disabled || !name.value.trim() ? {} : { name: name.value })); }
+        catch (err) { toast(errorText(err)); refresh(); }
       } }))));
-    playing.replaceChildren(...(data.playing.length ? data.playing.map((t) => el("li", {},
-      el("span", {}, t.seats.map((s) => s.name).join(" vs "), " · ", paceText(t.time_control),
-        t.variant ? ` · ${variantLabel(t.variant)}` : ""),
-      el("a", { class: "button lobby-watch", href: `/watch/${encodeURIComponent(t.game_id)}`, text: "Watch" })))
-      : [el("li", { class: "muted", text: "No game right now." })]));
+    playing.replaceChildren(...(data.playing.length ? data.playing.map((game) => el("li", {},
+      el("span", {}, game.seats.map((s) => s.name).join(` ${t("lobby.vs")} `), " · ",
+        paceText(game.time_control), game.variant ? ` · ${variantLabel(game.variant)}` : ""),
+      el("a", { class: "button lobby-watch", href: `/watch/${encodeURIComponent(game.game_id)}`, text: t("lobby.watch") })))
+      : [el("li", { class: "muted", text: t("lobby.noGame") })]));
     list.replaceChildren(...(rows.length ? rows
-      : [el("tr", {}, el("td", { colspan: "4", class: "muted", text: "No open table right now: open one, or try quick match." }))]));
+      : [el("tr", {}, el("td", { colspan: "4", class: "muted", text: t("lobby.noTable") }))]));
   }
 
   async function refresh() {

@@ -2,6 +2,8 @@
 // seat token (and, for a game it created online, every seat's invite link) in localStorage,
 // and the server answers summaries only to a holder of a token of that game.
 import { api, el, playerName, toast } from "./ui.js";
+import { errorText } from "./errors.js";
+import { language, list as listOf, t } from "./i18n.js";
 
 const KEY = "ttr-my-games";
 
@@ -86,55 +88,60 @@ export function inviteList(invites, { open = true } = {}) {
   const list = el("div", { class: "invites" });
   for (const inv of invites) {
     const url = inviteUrl(inv);
-    const names = inv.names.join(", ");
+    const names = listOf(inv.names);
     const input = el("input", { type: "text", readonly: true, value: url, class: "invite-link",
-      "aria-label": `Invite link for ${names}`, "data-seat": inv.seats[0], onfocus: (e) => e.target.select() });
-    const copy = el("button", { type: "button", class: "copy-link", text: "Copy", "aria-label": `Copy the link for ${names}`,
+      "aria-label": t("mygames.inviteLinkFor", { names }), "data-seat": inv.seats[0], onfocus: (e) => e.target.select() });
+    const copy = el("button", { type: "button", class: "copy-link", text: t("mygames.copy"), "aria-label": t("mygames.copyFor", { names }),
       onclick: async () => {
         input.select();
         try { await navigator.clipboard.writeText(url); }
         catch { document.execCommand("copy"); }
-        toast(`Link for ${names} copied`, "info");
+        toast(t("mygames.copied", { names }), "info");
       } });
     list.append(el("div", { class: "invite" }, el("strong", { text: names }), input, copy,
-      open ? el("a", { href: inv.path, class: "open-link", text: "Open", title: "Play this seat in this tab" }) : null));
+      open ? el("a", { href: inv.path, class: "open-link", text: t("mygames.open"), title: t("mygames.openTitle") }) : null));
   }
   return list;
 }
 
-function when(iso) {
-  if (!iso) return "";
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+/** A date and time written by Intl in the language in use, as a <time> element (its words,
+ *  such as a month's name, come from the browser, not from the catalogues). */
+export function timeNode(iso, options = { dateStyle: "medium", timeStyle: "short" }) {
+  const date = new Date(iso || "");
+  if (Number.isNaN(date.getTime())) return null;
+  return el("time", { datetime: date.toISOString(), "data-i18n-skip": "", text: date.toLocaleString(language(), options) });
 }
 
 function describe(game) {
   const seats = game.seats;
   const names = seats.map((s) => s.name).join(" · ");
   if (game.status === "finished") {
-    const winners = (game.winners || []).map((w) => playerName(seats, w)).join(" & ");
-    return { names, state: winners ? `won by ${winners}` : "finished" };
+    const winners = listOf((game.winners || []).map((w) => playerName(seats, w)));
+    return { names, state: winners ? t("mygames.wonBy", { winners }) : t("mygames.finishedState") };
   }
   const mine = new Set(game.mine);
   let state;
-  if (game.current === null || game.current === undefined) state = "starting";
+  let turn = false;
+  if (game.current === null || game.current === undefined) state = t("mygames.starting");
   else if (mine.has(game.current) && seats[game.current].kind === "human") {
-    state = game.mode === "hotseat" ? `${playerName(seats, game.current)} to play` : "your turn";
-  } else state = `waiting for ${playerName(seats, game.current)}`;
-  return { names, state };
+    turn = game.mode !== "hotseat";
+    state = turn ? t("mygames.yourTurn") : t("mygames.toPlay", { player: playerName(seats, game.current) });
+  } else state = t("mygames.waitingFor", { player: playerName(seats, game.current) });
+  return { names, state, turn };
 }
 
-const MODES = { ai: "vs computer", hotseat: "pass and play", online: "online" };
+// A game's mode in words: t("mygames.mode.<mode>").
+const MODES = ["ai", "hotseat", "online"];
 
 /** The "Your games" section of the start page: games in progress (resume) and finished
  *  (replay) that this browser took part in, newest first. */
 export function myGamesSection() {
   const section = el("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-title" },
-    el("h2", { id: "my-games-title", text: "Your games" }));
+    el("h2", { id: "my-games-title", text: t("mygames.title") }));
   const active = el("ul", { id: "my-active", class: "game-list" });
   const finished = el("ul", { id: "my-finished", class: "game-list" });
-  const note = el("p", { class: "muted", id: "my-games-note", text: "Loading…" });
-  section.append(note, el("h3", { text: "In progress" }), active, el("h3", { text: "Finished" }), finished);
+  const note = el("p", { class: "muted", id: "my-games-note", text: t("top.loading") });
+  section.append(note, el("h3", { text: t("mygames.inProgress") }), active, el("h3", { text: t("mygames.finished") }), finished);
   fill(note, active, finished);
   return section;
 }
@@ -143,7 +150,7 @@ async function fill(note, active, finished) {
   const stored = load();
   const asked = Object.entries(stored).filter(([, e]) => e && e.token).map(([id, e]) => ({ id, token: e.token }));
   if (!asked.length) {
-    note.textContent = "No games yet on this browser. Start one above: it will be listed here, to resume any time.";
+    note.textContent = t("mygames.none");
     active.previousElementSibling.hidden = active.hidden = true;
     finished.previousElementSibling.hidden = finished.hidden = true;
     return;
@@ -152,40 +159,40 @@ async function fill(note, active, finished) {
   try {
     data = await api("/api/games/mine", { method: "POST", body: JSON.stringify({ games: asked.slice(-200) }) });
   } catch (err) {
-    note.textContent = `Could not load your games: ${err.message}`;
+    note.textContent = t("mygames.loadFailed", { reason: errorText(err) });
     return;
   }
   // Games the server no longer knows (or whose token it refuses) are dropped from this browser.
   for (const id of data.unknown) forgetGame(id);
-  note.textContent = "Kept by this browser only: open them here (or from the links you were sent).";
+  note.textContent = t("mygames.kept");
   const games = data.games.slice().sort((a, b) => (b.updated_at || "").localeCompare(a.updated_at || ""));
   for (const game of games) {
     const token = stored[game.id].token;
-    const { names, state } = describe(game);
-    const detail = el("span", { class: "muted", text: ` · ${MODES[game.mode] || game.mode} · ${when(game.updated_at)}` });
+    const { names, state, turn } = describe(game);
+    const mode = MODES.includes(game.mode) ? t(`mygames.mode.${game.mode}`) : game.mode;
+    const detail = el("span", { class: "muted" }, ` · ${mode} · `, timeNode(game.updated_at));
     if (game.status === "finished") {
       if (!stored[game.id].finished) rememberGame(game.id, token, { finished: true }); // its links are spent
       const li = el("li", { "data-game": game.id },
-        el("a", { href: `/replay/${encodeURIComponent(game.id)}`, class: "replay-link", text: "Replay" }),
+        el("a", { href: `/replay/${encodeURIComponent(game.id)}`, class: "replay-link", text: t("start.replay") }),
         ` ${names} — ${state}`, detail);
       // Only this browser forgets it: the game stays on the server, and its link still opens it.
-      li.append(" ", el("button", { type: "button", class: "small forget", text: "Remove",
-        "aria-label": `Remove ${names} from this list`, onclick: () => { forgetGame(game.id); li.remove(); } }));
+      li.append(" ", el("button", { type: "button", class: "small forget", text: t("mygames.remove"),
+        "aria-label": t("mygames.removeLabel", { names }), onclick: () => { forgetGame(game.id); li.remove(); } }));
       finished.append(li);
     } else {
-      const turn = state === "your turn";
       const li = el("li", { "data-game": game.id, class: turn ? "turn" : "" },
         el("a", { href: `/play/${encodeURIComponent(game.id)}?seat=${encodeURIComponent(token)}`, class: "resume-link button",
-          text: "Resume" }),
+          text: t("mygames.resume") }),
         ` ${names} — `, el("span", { class: turn ? "your-turn" : "", text: state }), detail);
       const invites = stored[game.id].invites;
       if (game.mode === "online" && invites && invites.length) {
-        li.append(el("details", { class: "invite-details" }, el("summary", { text: "Invite links" }),
+        li.append(el("details", { class: "invite-details" }, el("summary", { text: t("mygames.inviteLinks") }),
           inviteList(invites)));
       }
       active.append(li);
     }
   }
-  if (!active.children.length) active.append(el("li", { class: "muted", text: "None." }));
-  if (!finished.children.length) finished.append(el("li", { class: "muted", text: "None yet." }));
+  if (!active.children.length) active.append(el("li", { class: "muted", text: t("mygames.noneActive") }));
+  if (!finished.children.length) finished.append(el("li", { class: "muted", text: t("mygames.noneFinished") }));
 }

@@ -3,8 +3,10 @@
 // notification permission is asked only when the player clicks for it.
 import { el } from "./ui.js";
 import { play } from "./sound.js";
+import { t } from "./i18n.js";
 
-export const BASE_TITLE = "Ticket to Ride: Nordic Countries";
+/** The page's own title (in the language in use). */
+export const baseTitle = () => t("top.title");
 const SOUND_KEY = "ttr-sound";
 
 export const soundOn = () => localStorage.getItem(SOUND_KEY) === "1";
@@ -30,11 +32,12 @@ export function turnSignals(gameId) {
   return {
     /** mine: this browser must act now; what: the phase text; waiting: whom we wait for. */
     update({ mine, what = "", waiting = "" }) {
-      document.title = mine ? `● Your turn — ${BASE_TITLE}` : waiting ? `Waiting for ${waiting} — ${BASE_TITLE}` : BASE_TITLE;
+      document.title = mine ? `● ${t("notify.yourTurn")} — ${baseTitle()}`
+        : waiting ? `${t("notify.waitingFor", { player: waiting })} — ${baseTitle()}` : baseTitle();
       document.body.dataset.turnSignal = mine ? "1" : "0";
       if (mine && !wasMine) {
         if (soundOn()) chime();
-        if (document.hidden) notify("Your turn — Ticket to Ride", what, `ttr-turn-${gameId}`);
+        if (document.hidden) notify(t("notify.noteTitle"), what, `ttr-turn-${gameId}`);
       }
       wasMine = mine;
     },
@@ -49,15 +52,14 @@ export function signalControls() {
     if (sound.checked) chime(); // so the player hears what it will sound like
   });
   const box = el("div", { class: "signals" },
-    el("label", { class: "signal", for: "sound-toggle" }, sound, " Sound on my turn"));
+    el("label", { class: "signal", for: "sound-toggle" }, sound, ` ${t("notify.sound")}`));
   if (canNotify()) {
     const button = el("button", { type: "button", id: "notify-toggle", class: "small" });
     const sync = () => {
       const p = Notification.permission;
-      button.textContent = p === "granted" ? "Notifications on" : p === "denied" ? "Notifications blocked" : "Notify me";
+      button.textContent = p === "granted" ? t("notify.on") : p === "denied" ? t("notify.blocked") : t("notify.ask");
       button.disabled = p !== "default";
-      button.title = p === "denied" ? "Allow notifications for this site in the browser's settings" :
-        "A desktop notification when it is your turn and this tab is hidden";
+      button.title = p === "denied" ? t("notify.blockedTitle") : t("notify.askTitle");
     };
     button.addEventListener("click", async () => {
       try { await Notification.requestPermission(); } catch { /* older browsers: callback form only */ }

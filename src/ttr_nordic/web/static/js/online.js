@@ -4,6 +4,7 @@
 import { el, playerName, toast } from "./ui.js";
 import { gameEntry, inviteList, rememberGame } from "./mygames.js";
 import { signalControls, turnSignals } from "./notify.js";
+import { t } from "./i18n.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
 
@@ -27,8 +28,8 @@ export function onlineFeatures({ gameId, token, summary, send }) {
   const people = el("ul", { class: "presence-list", id: "presence-list" });
   const invitesBox = el("div", { id: "invite-box" });
   const panel = mode === "hotseat" ? null : el("section", { class: "panel online", id: "online-panel",
-    "aria-label": mode === "online" ? "At the table" : "Signals" },
-  el("h2", { text: mode === "online" ? "At the table" : "Signals" }),
+    "aria-label": mode === "online" ? t("online.atTable") : t("online.signals") },
+  el("h2", { text: mode === "online" ? t("online.atTable") : t("online.signals") }),
   mode === "online" ? people : null, mode === "online" ? invitesBox : null, signalControls());
 
   const name = (seat) => playerName(seats, seat);
@@ -46,24 +47,25 @@ export function onlineFeatures({ gameId, token, summary, send }) {
       let state;
       if (!isHuman(index)) {
         // In an online game every seat was a person's: the computer plays it since it was handed over.
-        if (index === mySeat) state = `the computer (${seat.level}) plays your seat now`;
-        else state = `computer (${seat.level})${present !== null && here ? ", watching" : ""}`;
-      } else if (index === mySeat) state = "you";
+        const level = t(`start.level.${seat.level}`);
+        if (index === mySeat) state = t("online.computerPlaysYours", { level });
+        else state = present !== null && here ? t("online.computerWatching", { level }) : t("online.computer", { level });
+      } else if (index === mySeat) state = t("online.you");
       else if (present === null) state = "…";
-      else state = here ? "here" : "not connected";
+      else state = here ? t("online.here") : t("online.notConnected");
       const li = el("li", { "data-seat": index, class: !isHuman(index) ? "ai" : here ? "here" : "away" },
         el("span", { class: "dot", "aria-hidden": "true", text: isHuman(index) && !here ? "○" : "●" }),
         ` ${name(index)} — `, el("span", { class: "presence-state", text: state }));
       if (creator() && !over && isHuman(index) && !here && present !== null) {
-        const level = el("select", { class: "handover-level", "aria-label": `Computer level for ${name(index)}` },
-          LEVELS.map((l) => el("option", { value: l, selected: l === "medium", text: l })));
+        const level = el("select", { class: "handover-level", "aria-label": t("online.levelFor", { player: name(index) }) },
+          LEVELS.map((l) => el("option", { value: l, selected: l === "medium", text: t(`start.level.${l}`) })));
         const button = el("button", { type: "button", class: "small handover", id: `handover-${index}`,
-          text: "Computer plays", title: `Hand ${name(index)}'s seat to the computer for the rest of the game`,
+          text: t("online.computerPlays"), title: t("online.handOverTitle", { player: name(index) }),
           onclick: () => {
             // Two clicks: the first asks, the second hands over (no blocking browser dialog).
             if (button.dataset.armed !== "1") {
               button.dataset.armed = "1";
-              button.textContent = `Sure? Hand over (${level.value})`;
+              button.textContent = t("online.handOverSure", { level: t(`start.level.${level.value}`) });
               button.classList.add("primary");
               return;
             }
@@ -74,7 +76,7 @@ export function onlineFeatures({ gameId, token, summary, send }) {
       }
       if (creator() && !over && !isHuman(index) && here && present !== null) {
         li.append(el("div", { class: "handover-row" }, el("button", { type: "button", class: "small handback",
-          id: `handback-${index}`, text: `Give the seat back to ${name(index)}`,
+          id: `handback-${index}`, text: t("online.giveBack", { player: name(index) }),
           onclick: (e) => { send({ type: "hand_back", seat: index }); e.target.disabled = true; } })));
       }
       people.append(li);
@@ -89,7 +91,7 @@ export function onlineFeatures({ gameId, token, summary, send }) {
     const others = invites.filter((inv) => !inv.seats.includes(mySeat));
     // Open while someone is not connected, so the links are at hand; the player's own choice wins.
     const missing = present !== null && others.some((inv) => inv.seats.some((s) => isHuman(s) && !present.includes(s)));
-    const summaryLine = el("summary", { text: "Invite links" });
+    const summaryLine = el("summary", { text: t("mygames.inviteLinks") });
     const details = el("details", { class: "invite-details", id: "invite-panel",
       open: invitesOpen === null ? missing : invitesOpen }, summaryLine, inviteList(invites, { open: false }));
     summaryLine.addEventListener("click", () => { invitesOpen = !details.open; });
@@ -106,8 +108,8 @@ export function onlineFeatures({ gameId, token, summary, send }) {
       const here = seat === mySeat || (present !== null && present.includes(seat));
       row.classList.toggle("away", !here);
       row.cells[0].append(el("span", { class: `presence-mark ${here ? "here" : "away"}`,
-        title: here ? "connected" : "not connected", text: here ? " ●" : " ○" },
-      el("span", { class: "sr-only", text: here ? " (connected)" : " (not connected)" })));
+        title: here ? t("online.connected") : t("online.notConnected"), text: here ? " ●" : " ○" },
+      el("span", { class: "sr-only", text: ` (${here ? t("online.connected") : t("online.notConnected")})` })));
     }
   }
 
@@ -118,10 +120,10 @@ export function onlineFeatures({ gameId, token, summary, send }) {
       if (present !== null) {
         for (const seat of list) {
           if (present.includes(seat) || seat === mySeat) continue;
-          toast(seen.has(seat) ? `${name(seat)} is back` : `${name(seat)} joined the game`, "info");
+          toast(seen.has(seat) ? t("online.back", { player: name(seat) }) : t("online.joined", { player: name(seat) }), "info");
         }
         for (const seat of present) {
-          if (!list.includes(seat) && seat !== mySeat) toast(`${name(seat)} left the game`, "info");
+          if (!list.includes(seat) && seat !== mySeat) toast(t("online.left", { player: name(seat) }), "info");
         }
       }
       present = list.slice();
@@ -139,9 +141,9 @@ export function onlineFeatures({ gameId, token, summary, send }) {
       for (const seat of msg.seats) {
         const before = seats[seat.seat];
         if (before && before.kind === "human" && seat.kind === "ai") {
-          toast(`${seat.name}'s seat is played by the computer (${seat.level}) from now on`, "info");
+          toast(t("online.handedOver", { player: seat.name, level: t(`start.level.${seat.level}`) }), "info");
         } else if (before && before.kind === "ai" && seat.kind === "human") {
-          toast(seat.seat === msg.seat ? "Your seat is yours again" : `${seat.name} plays again`, "info");
+          toast(seat.seat === msg.seat ? t("online.yoursAgain") : t("online.playsAgain", { player: seat.name }), "info");
         }
       }
       seats = msg.seats;
