@@ -284,7 +284,7 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         made = {p: self._opponent(spec) for p, spec in zip(others, self.opponent_specs, strict=True)}
         self._opponents = {p: agent for p, (agent, _seed) in made.items()}
         first = game_seed % self.players
-        core_opponents = {p: _core_opponent(agent, seed) for p, (agent, seed) in made.items()}
+        core_opponents = {p: _core_opponent(agent, seed) for p, (agent, seed) in made.items()} if self.compiled else {}
         self._state = self._core = None
         if self.compiled and None not in core_opponents.values():
             self._core_opponents = core_opponents
