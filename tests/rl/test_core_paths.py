@@ -194,3 +194,42 @@ def test_bad_arguments_raise_and_change_nothing() -> None:
     with pytest.raises(ValueError, match="510 items"):
         game.game.observe(game.space, 0, np.zeros(10, dtype=np.float32))
     assert game.game.actions == 0 and game.codes == []
+
+
+def test_recycled_observations_are_never_ones_still_held() -> None:
+    """The core's observation arrays are written again only once nothing refers to them: what a
+    learner keeps (the dict, one array, a view of it, a weak reference) never changes."""
+    import weakref
+
+    env = aec_env(players=3, compiled=True)
+    env.reset(seed=9)
+    rng = random.Random(9)
+    kept: list[tuple[object, bytes]] = []
+    for step in range(300):
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            break
+        hold = step % 5
+        if hold == 1:
+            kept.append((obs, as_bytes(obs)))
+        elif hold == 2:
+            kept.append((obs["action_mask"], as_bytes(obs["action_mask"])))
+        elif hold == 3:
+            view = obs["observation"][:300]
+            kept.append((view, as_bytes(view)))
+        elif hold == 4:
+            vector = obs["observation"]
+            kept.append((weakref.ref(vector), as_bytes(vector)))
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        del obs
+        env.step(rng.choice(legal))
+    assert len(kept) > 200
+    for held, before in kept:
+        if isinstance(held, weakref.ref):
+            held = held()  # gone once the pool let it go, else untouched
+            if held is None:
+                continue
+        assert as_bytes(held) == before
+    # Dropped observations were recycled: fewer arrays than observations were made.
+    seen = {id(env.last()[0]["observation"]) for _ in range(20)}
+    assert len(seen) < 20

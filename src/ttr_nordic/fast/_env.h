@@ -8,12 +8,18 @@
  * rl/observation.py's layout for one board, made once (ttr_nordic.rl.core_game.core_space); the
  * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype), with
  * which observation() makes its arrays. */
+#define POOL 8 /* a learner may hold the last step's observations (one per agent) while asking for the next */
+
 typedef struct {
     PyObject_HEAD CoreBoard *board;
     IdSpace space;
     ObsLayout layout;
     PyObject *claim_index; /* owns space.claim_index's bytes */
     PyObject *empty, *float32, *int8, *obs_size, *mask_size;
+    /* observation()'s last results, each made again in place once nothing else refers to it
+     * (see recycled below): {"observation", "action_mask"} dicts with their arrays, and vectors. */
+    PyObject *dicts[POOL], *vectors[POOL], *masks[POOL], *lone[POOL];
+    int next_dict, next_lone;
 } CoreSpace;
 
 static PyObject *key_observation, *key_action_mask;
@@ -28,6 +34,12 @@ static void CoreSpace_dealloc(CoreSpace *self) {
     Py_XDECREF(self->int8);
     Py_XDECREF(self->obs_size);
     Py_XDECREF(self->mask_size);
+    for (int i = 0; i < POOL; i++) {
+        Py_XDECREF(self->dicts[i]);
+        Py_XDECREF(self->vectors[i]);
+        Py_XDECREF(self->masks[i]);
+        Py_XDECREF(self->lone[i]);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -228,9 +240,24 @@ static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
     return out;
 }
 
-/* A fresh array of size items of dtype, made with numpy.empty, and its buffer. */
-static PyObject *new_array(CoreSpace *sp, PyObject *size, PyObject *dtype, const char *format, Py_ssize_t items,
-                           Py_buffer *view) {
+/* Whether obj is referred to by refs references only, and by no weak reference: then nothing
+ * outside the pool can reach it, and writing it again is unseen (the observation stays fresh for
+ * whoever gets it next). A type whose weak references this cannot see counts as shared. */
+static int recyclable(PyObject *obj, Py_ssize_t refs) {
+    if (Py_REFCNT(obj) != refs) return 0;
+    Py_ssize_t offset = Py_TYPE(obj)->tp_weaklistoffset;
+    if (offset == 0) return 1;
+    return offset > 0 && *(PyObject **)((char *)obj + offset) == NULL;
+}
+
+/* An array of size items of dtype for the pool's slot (a recycled one, else a fresh one made with
+ * numpy.empty, replacing the slot's), with its buffer. */
+static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, PyObject *size, PyObject *dtype,
+                              const char *format, Py_ssize_t items, Py_buffer *view) {
+    if (*slot != NULL && recyclable(*slot, refs)) {
+        if (writable(*slot, view, format, items, "a pooled array") == 0) return Py_NewRef(*slot);
+        PyErr_Clear(); /* made read-only or resized by its last holder: replaced below */
+    }
     PyObject *call[2] = {size, dtype};
     PyObject *array = PyObject_Vectorcall(sp->empty, call, 2, NULL);
     if (array == NULL) return NULL;
@@ -238,12 +265,15 @@ static PyObject *new_array(CoreSpace *sp, PyObject *size, PyObject *dtype, const
         Py_DECREF(array);
         return NULL;
     }
+    Py_XSETREF(*slot, Py_NewRef(array));
     return array;
 }
 
 /* observation(space, seat): {"observation": seat's vector, "action_mask": seat's legal ids} as
- * fresh float32 and int8 arrays (the PettingZoo form); the mask is all zero unless seat decides now.
- * With only_vector true (a third argument), the vector alone. */
+ * float32 and int8 arrays that no one else holds (the PettingZoo form); the mask is all zero
+ * unless seat decides now. With only_vector true (a third argument), the vector alone.
+ * The arrays and dicts of earlier calls are written again once nothing else refers to them
+ * (making numpy arrays cost more than the rest of an environment's step). */
 static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 && nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "observation(space, seat[, only_vector]) takes 2 or 3 arguments");
@@ -262,12 +292,43 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     int decides = self->s.phase != PH_GAME_OVER && self->s.current == seat;
     if (decides && !only_vector && env_legal(self, sp)) return NULL;
     Py_buffer obs_view, mask_view;
-    PyObject *obs = new_array(sp, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_view);
+    if (only_vector) {
+        int at = -1;
+        for (int i = 0; i < POOL && at < 0; i++)
+            if (sp->lone[i] != NULL && recyclable(sp->lone[i], 1)) at = i;
+        if (at < 0) at = sp->next_lone = (sp->next_lone + 1) % POOL;
+        PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_view);
+        if (obs == NULL) return NULL;
+        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
+        PyBuffer_Release(&obs_view);
+        return obs;
+    }
+    /* A dict of the pool that only the pool holds, still holding the pool's two arrays. */
+    int at = -1;
+    for (int i = 0; i < POOL && at < 0; i++) {
+        PyObject *d = sp->dicts[i];
+        if (d != NULL && recyclable(d, 1) && PyDict_GET_SIZE(d) == 2 &&
+            PyDict_GetItemWithError(d, key_observation) == sp->vectors[i] &&
+            PyDict_GetItemWithError(d, key_action_mask) == sp->masks[i])
+            at = i;
+    }
+    if (at < 0) {
+        if (PyErr_Occurred()) return NULL;
+        at = sp->next_dict = (sp->next_dict + 1) % POOL;
+        PyObject *fresh = PyDict_New();
+        if (fresh == NULL) return NULL;
+        Py_XSETREF(sp->dicts[at], fresh);
+    }
+    PyObject *out = sp->dicts[at];
+    /* Each array is recycled where only the pool and this dict hold it. */
+    Py_ssize_t refs = PyDict_GetItemWithError(out, key_observation) == sp->vectors[at] ? 2 : 1;
+    PyObject *obs = pooled_array(sp, &sp->vectors[at], refs, sp->obs_size, sp->float32, "f", sp->layout.size,
+                                 &obs_view);
     if (obs == NULL) return NULL;
     encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
     PyBuffer_Release(&obs_view);
-    if (only_vector) return obs;
-    PyObject *mask = new_array(sp, sp->mask_size, sp->int8, "b", sp->space.size, &mask_view);
+    refs = PyDict_GetItemWithError(out, key_action_mask) == sp->masks[at] ? 2 : 1;
+    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_view);
     if (mask == NULL) {
         Py_DECREF(obs);
         return NULL;
@@ -277,10 +338,8 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     if (decides)
         for (int i = 0; i < self->env_legal.n; i++) cells[self->env_ids[i]] = 1;
     PyBuffer_Release(&mask_view);
-    PyObject *out = PyDict_New();
-    if (out == NULL || PyDict_SetItem(out, key_observation, obs) < 0 || PyDict_SetItem(out, key_action_mask, mask) < 0)
-        Py_CLEAR(out);
+    int failed = PyDict_SetItem(out, key_observation, obs) < 0 || PyDict_SetItem(out, key_action_mask, mask) < 0;
     Py_DECREF(obs);
     Py_DECREF(mask);
-    return out;
+    return failed ? NULL : Py_NewRef(out);
 }

@@ -231,8 +231,13 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         """The agent to act's observation, cumulative reward, termination, truncation and info
         (PettingZoo's ``last``, without its extra checks: ``observe`` makes them)."""
         agent = self.agent_selection
+        core = self._core
+        if core is not None and observe:  # observe() inline: a call costs a tenth of the step
+            observation = core.game.observation(core.space, self._seat[agent])
+        else:
+            observation = self.observe(agent) if observe else None
         return (
-            self.observe(agent) if observe else None,
+            observation,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
