@@ -232,6 +232,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         (PettingZoo's ``last``, without its extra checks: ``observe`` makes them)."""
         agent = self.agent_selection
         core = self._core
+        observation: dict[str, Any] | None
         if core is not None and observe:  # observe() inline: a call costs a tenth of the step
             observation = core.game.observation(core.space, self._seat[agent])
         else:
