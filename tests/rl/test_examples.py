@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ttr_nordic import fast
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -41,6 +43,11 @@ def test_rl_speed_benchmark_prints_env_steps_last() -> None:
     lines = out.strip().splitlines()
     assert lines[-1].startswith("env_steps_per_second ") and float(lines[-1].split()[1]) > 0
     assert any(line.startswith("ratio_pettingzoo ") for line in lines)
+    assert any(line.startswith("mask_to_ids_us ") for line in lines)
+    if fast.AVAILABLE:  # the wrappers step the core, and each is compared with it
+        assert lines[0].startswith("wrappers step the compiled core")
+        for name in ("pettingzoo", "parallel", "gymnasium", "openspiel"):
+            assert any(line.startswith(f"ratio_{name}_core ") for line in lines), name
 
 
 def test_torch_examples_run_where_the_train_sb3_extra_is_installed() -> None:

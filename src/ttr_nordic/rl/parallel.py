@@ -176,7 +176,11 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
             for agent, value in zip(self.possible_agents, ends, strict=True):
                 rewards[agent] = value
         truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
-        observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
+        if core is not None:  # every agent is in the game until its end: agents are the seats in order
+            observation, space = core.game.observation, core.space
+            observations = {a: observation(space, seat) for seat, a in enumerate(agents)}
+        else:
+            observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
         infos = self._infos(illegal_by)
         terminations = dict.fromkeys(agents, terminated)
         truncations = dict.fromkeys(agents, truncated)
