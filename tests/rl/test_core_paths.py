@@ -233,3 +233,21 @@ def test_recycled_observations_are_never_ones_still_held() -> None:
     # Dropped observations were recycled: fewer arrays than observations were made.
     seen = {id(env.last()[0]["observation"]) for _ in range(20)}
     assert len(seen) < 20
+
+
+def test_a_copied_gymnasium_environment_goes_on_alike() -> None:
+    """``copy.deepcopy`` of an episode on the core (Route Focus in the core included) plays on as the original."""
+    import copy
+
+    env = gymnasium.make("TTRNordic-v0", opponents=["route_focus", "random"], compiled=True).unwrapped
+    obs, _info = env.reset(seed=21)
+    assert env._core is not None
+    twin = copy.deepcopy(env)
+    rng = random.Random(21)
+    for _ in range(60):
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        obs, reward, done, _truncated, _info = env.step(action)
+        twin_obs, twin_reward, twin_done, _truncated, _info = twin.step(action)
+        assert as_bytes(obs) == as_bytes(twin_obs) and (reward, done) == (twin_reward, twin_done)
+        if done:
+            break

@@ -460,8 +460,18 @@ static PyObject *CoreAgent_choose(CoreAgent *self, PyObject *arg) {
     return PyLong_FromUnsignedLongLong(g->legal.v[index]);
 }
 
+/* An independent copy (the agent holds no pointers: its struct is its whole state). */
+static PyObject *CoreAgent_copy(CoreAgent *self, PyObject *unused) {
+    CoreAgent *copy = PyObject_New(CoreAgent, &CoreAgentType);
+    if (copy == NULL) return NULL;
+    copy->agent = self->agent;
+    return (PyObject *)copy;
+}
+
 static PyMethodDef CoreAgent_methods[] = {
     {"choose", (PyCFunction)CoreAgent_choose, METH_O, "the agent's action code for the game's decision"},
+    {"__copy__", (PyCFunction)CoreAgent_copy, METH_NOARGS, "an independent copy"},
+    {"__deepcopy__", (PyCFunction)CoreAgent_copy, METH_O, "an independent copy"},
     {NULL},
 };
 
