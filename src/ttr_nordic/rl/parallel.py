@@ -122,8 +122,10 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         mask = self.space.mask(self._legal if seat == self._state.current else [])
         return {"observation": self._encoder.encode(make_step_view(self._state, seat)), "action_mask": mask}
 
-    def _infos(self, illegal_by: str | None = None) -> dict[str, dict[str, Any]]:
-        active = self.agent_to_move
+    def _infos(self, illegal_by: str | None = None, active: str | None = None) -> dict[str, dict[str, Any]]:
+        """Each agent's info; ``active`` is the agent to move (worked out when not given)."""
+        if active is None:
+            active = self.agent_to_move
         return {a: {"active_agent": active, "illegal_action": a == illegal_by} for a in self.agents}
 
     def reset(
@@ -177,11 +179,13 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
                 rewards[agent] = value
         truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
         if core is not None:  # every agent is in the game until its end: agents are the seats in order
-            observation, space = core.game.observation, core.space
+            game = core.game
+            observation, space = game.observation, core.space
             observations = {a: observation(space, seat) for seat, a in enumerate(agents)}
+            infos = self._infos(illegal_by, None if terminated else agents[game.current])
         else:
             observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
-        infos = self._infos(illegal_by)
+            infos = self._infos(illegal_by)
         terminations = dict.fromkeys(agents, terminated)
         truncations = dict.fromkeys(agents, truncated)
         if terminated or truncated:
