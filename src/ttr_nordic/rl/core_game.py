@@ -18,7 +18,7 @@ both). The ids and the vector are those of :mod:`ttr_nordic.rl.actions` and
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -121,14 +121,10 @@ class CoreEnvGame:
         self.codes.append(self.game.apply_id(self.space, action_id))
 
     def observe(self, seat: int) -> NDArray[np.float32]:
-        """``encode_view`` of ``seat``'s view, a fresh array."""
+        """``encode_view`` of ``seat``'s view, an array no one else holds (the environments take
+        ``game.observation(space, seat)`` for the observation and the mask together)."""
         vector: NDArray[np.float32] = self.game.observation(self.space, seat, True)
         return vector
-
-    def observation(self, seat: int) -> dict[str, NDArray[Any]]:
-        """``{"observation", "action_mask"}`` of ``seat``, fresh arrays (the mask all zero unless
-        ``seat`` decides now)."""
-        return self.game.observation(self.space, seat)
 
     def mask(self) -> NDArray[np.int8]:
         """The int8 mask of the legal ids of the player to decide, a fresh array."""
