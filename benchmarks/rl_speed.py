@@ -1,14 +1,22 @@
-"""Environment steps per second of each RL wrapper against the bare engine (median of 5 runs).
+"""Environment steps per second of each RL wrapper against the bare engine and the compiled
+core (median of 5 runs).
 
 Every runner plays uniformly random legal actions for ``--steps`` decisions (new games as they
-end, seeded; the engine and PettingZoo runners deal the same games), one core; the choice is
-Python's ``random.choice`` over the legal actions (the engine's list, or the mask's ids), so
-that the policy costs about the same in every runner:
+end, seeded; the engine, core and PettingZoo runners deal the same games), one CPU core; the
+choice is Python's ``random.choice`` over the legal actions (the engine's list, the core's
+codes, or the mask's ids), so that the policy costs about the same in every runner:
 
-- ``engine``: ``state.legal_action_list()`` + ``state.apply`` (the bare engine);
+- ``engine``: ``state.legal_action_list()`` + ``state.apply`` (the bare Python engine);
+- ``core``: ``game.legal()`` + ``game.apply(code)`` on a ``CoreGame`` (the compiled core stepped
+  from Python through its own API; absent where the core is not built);
 - ``pettingzoo``: ``env.last()`` (observation vector + action mask) + ``env.step(id)``;
+- ``parallel``: ``env.step({agent: id})`` of the parallel environment (every agent's observation
+  and mask each step);
 - ``gymnasium``: ``env.step(id)`` for one seat against a ``random`` agent; opponent decisions
-  count as steps too (they are engine actions the wrapper runs);
+  count as steps too (they are actions the wrapper runs);
+- ``mask_scan``: ``legal_from_mask`` alone, on masks of PettingZoo games, printed as
+  ``mask_to_ids_us`` (microseconds a call): the part of the wrapper runners' policy that the
+  engine and core runners need not pay;
 - ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(id)`` + the current player's
   observation tensor; the chance nodes between decisions (deal, draws) are sampled and applied
   as part of the step.
@@ -20,7 +28,10 @@ goes to the garbage collector's permanent generation with ``gc.freeze()``, as in
 ``benchmarks/engine_speed.py`` and as a long simulation should after warming up; otherwise a full
 collection of those objects lands in whichever runner happens to be going (``--no-freeze``
 measures that way). Prints the median of the runs per runner and ``env_steps_per_second N`` (PettingZoo) last; the
-target is at least half of the engine's actions per second (``ratio_pettingzoo``).
+target is at least half of the engine's actions per second (``ratio_pettingzoo``). With the
+core, ``ratio_NAME_core`` is each wrapper's rate over the core's (target: 0.5 or more); the
+wrappers step the core then (OpenSpiel excepted: its chance nodes follow the engine's draws).
+``--engine python`` (or ``TTR_NORDIC_PURE_PYTHON=1``) measures the wrappers on the Python engine.
 """
 
 from __future__ import annotations
@@ -31,13 +42,15 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import gymnasium
 import numpy as np
 import pyspiel
 
+from ttr_nordic import fast
 from ttr_nordic.engine import GameState
-from ttr_nordic.rl import aec_env
+from ttr_nordic.rl import aec_env, parallel_env
 from ttr_nordic.rl.openspiel import play_chance  # importing it registers ttr_nordic
 
 
@@ -52,13 +65,38 @@ def engine_steps(steps: int, seed: int) -> float:
         return GameState.new(players=2, seed=game_seed, first_player=game_seed % 2)
 
     state, done = deal(), 0
-    started = time.perf_counter()
+    started = CLOCK()
     while done < steps:
         if state.is_over:
             state = deal()
         state.apply(rng.choice(state.legal_action_list()))
         done += 1
-    return steps / (time.perf_counter() - started)
+    return steps / (CLOCK() - started)
+
+
+CLOCK = time.perf_counter
+"""The clock of every runner: the wall clock, or the process's CPU time with ``--cpu-time``."""
+COMPILED: bool | None = None
+"""Whether the wrappers step the core (None: where it is built); ``--engine`` sets it."""
+
+
+def core_steps(steps: int, seed: int) -> float:
+    rng = random.Random(seed)
+    deals = random.Random(seed)  # the deals of the engine runner
+    module, board = fast.core_module(), fast.core_board()
+
+    def deal() -> Any:
+        game_seed = deals.getrandbits(63)
+        return module.CoreGame(board, 2, game_seed, game_seed % 2)
+
+    game, done = deal(), 0
+    started = CLOCK()
+    while done < steps:
+        if game.is_over:
+            game = deal()
+        game.apply(rng.choice(game.legal()))
+        done += 1
+    return steps / (CLOCK() - started)
 
 
 def legal_from_mask(mask: np.ndarray) -> list[int]:
@@ -67,11 +105,11 @@ def legal_from_mask(mask: np.ndarray) -> list[int]:
 
 
 def pettingzoo_steps(steps: int, seed: int) -> float:
-    env = aec_env(players=2)
+    env = aec_env(players=2, compiled=COMPILED)
     rng = random.Random(seed)
     env.reset(seed=seed)
     done = 0
-    started = time.perf_counter()
+    started = CLOCK()
     while done < steps:
         obs, _reward, terminated, truncated, _info = env.last()
         if terminated or truncated:
@@ -79,25 +117,64 @@ def pettingzoo_steps(steps: int, seed: int) -> float:
             continue
         env.step(rng.choice(legal_from_mask(obs["action_mask"])))
         done += 1
-    return steps / (time.perf_counter() - started)
+    return steps / (CLOCK() - started)
+
+
+def mask_scan_steps(steps: int, seed: int) -> float:
+    """``legal_from_mask`` alone, over masks of a random PettingZoo game: the part of the
+    wrappers' policy that the engine and core runners do not have (their legal lists are lists).
+    Eight masks in turn, in the caches as a step's fresh mask is (2,000 would be read from memory)."""
+    env = aec_env(players=2, compiled=COMPILED)
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    masks: list[np.ndarray] = []
+    while len(masks) < 8:
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.reset()
+            continue
+        masks.append(obs["action_mask"].copy())
+        env.step(rng.choice(legal_from_mask(obs["action_mask"])))
+    done = 0
+    started = CLOCK()
+    while done < steps:
+        for mask in masks[: steps - done]:
+            legal_from_mask(mask)
+        done += min(len(masks), steps - done)
+    return steps / (CLOCK() - started)
+
+
+def parallel_steps(steps: int, seed: int) -> float:
+    env = parallel_env(players=2, compiled=COMPILED)
+    rng = random.Random(seed)
+    observations, _infos = env.reset(seed=seed)
+    done = 0
+    started = CLOCK()
+    while done < steps:
+        mover = env.agent_to_move
+        if mover is None:
+            observations, _infos = env.reset()
+            continue
+        chosen = rng.choice(legal_from_mask(observations[mover]["action_mask"]))
+        observations, _rewards, _terms, _truncs, _infos = env.step(dict.fromkeys(env.agents, chosen))
+        done += 1
+    return steps / (CLOCK() - started)
 
 
 def gymnasium_steps(steps: int, seed: int) -> float:
-    env = gymnasium.make("TTRNordic-v0", opponents=["random"])
+    env = gymnasium.make("TTRNordic-v0", opponents=["random"], compiled=COMPILED)
     rng = random.Random(seed)
     obs, _info = env.reset(seed=seed)
-    state = env.unwrapped.state
-    done, before = 0, len(state.log)
-    started = time.perf_counter()
+    unwrapped = env.unwrapped
+    done, before = 0, unwrapped.actions_played
+    started = CLOCK()
     while done < steps:
         obs, _reward, terminated, _truncated, _info = env.step(rng.choice(legal_from_mask(obs["action_mask"])))
-        state = env.unwrapped.state
-        done += len(state.log) - before
+        done += unwrapped.actions_played - before
         if terminated:
             obs, _info = env.reset()
-            state = env.unwrapped.state
-        before = len(state.log)
-    return done / (time.perf_counter() - started)
+        before = unwrapped.actions_played
+    return done / (CLOCK() - started)
 
 
 def openspiel_steps(steps: int, seed: int) -> float:
@@ -105,7 +182,7 @@ def openspiel_steps(steps: int, seed: int) -> float:
     rng = random.Random(seed)
     state = game.new_initial_state()
     done = 0
-    started = time.perf_counter()
+    started = CLOCK()
     while done < steps:
         if state.is_terminal():
             state = game.new_initial_state()
@@ -116,16 +193,20 @@ def openspiel_steps(steps: int, seed: int) -> float:
         state.observation_tensor(state.current_player())
         state.apply_action(rng.choice(state.legal_actions()))
         done += 1
-    return steps / (time.perf_counter() - started)
+    return steps / (CLOCK() - started)
 
 
 WARM_UP_SEED = 1000
 RUNNERS: dict[str, Callable[[int, int], float]] = {
     "engine": engine_steps,
+    "core": core_steps,
     "pettingzoo": pettingzoo_steps,
+    "parallel": parallel_steps,
     "gymnasium": gymnasium_steps,
     "openspiel": openspiel_steps,
+    "mask_scan": mask_scan_steps,
 }
+WRAPPERS = ("pettingzoo", "parallel", "gymnasium", "openspiel")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -134,13 +215,35 @@ def main(argv: list[str] | None = None) -> None:
         "--steps", type=int, default=40000, help="decisions per run (long enough for the engine's caches to warm up)"
     )
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--only", nargs="+", choices=list(RUNNERS), default=list(RUNNERS), help="runners to time")
+    parser.add_argument(
+        "--cpu-time", action="store_true", help="rates per CPU-second of this process (on a loaded, shared machine)"
+    )
+    parser.add_argument("--only", nargs="+", choices=list(RUNNERS), default=None, help="runners to time (default: all)")
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "core", "python"),
+        default="auto",
+        help="what the wrappers step: the compiled core where built (auto), the core, or the Python engine",
+    )
     parser.add_argument(
         "--no-freeze", action="store_true", help="leave the garbage collector alone (no gc.freeze() before each run)"
     )
     args = parser.parse_args(argv)
     if args.steps < 1 or args.runs < 1:
         parser.error("--steps and --runs must be positive")
+    if args.engine == "core" and not fast.AVAILABLE:
+        parser.error("the compiled core is not available (build it: python hatch_build.py)")
+    global COMPILED, CLOCK
+    COMPILED = {"auto": None, "core": True, "python": False}[args.engine]
+    CLOCK = time.process_time if args.cpu_time else time.perf_counter
+    if args.only is None:
+        args.only = [name for name in RUNNERS if name != "core" or fast.AVAILABLE]
+    elif "core" in args.only and not fast.AVAILABLE:
+        parser.error("the core runner needs the compiled core (build it: python hatch_build.py)")
+    on_core = fast.AVAILABLE and COMPILED is not False
+    clock = "CPU time" if args.cpu_time else "wall clock"
+    stepped = "the compiled core" if on_core else "the Python engine"
+    print(f"wrappers step {stepped} (OpenSpiel: the Python engine); {clock}")
     if "engine" not in args.only or "pettingzoo" not in args.only:
         parser.error("--only needs engine and pettingzoo (the ratio and the last line use them)")
     # Warm-up: imports, the engine's per-hand claim caches and the wrappers' id tables are
@@ -159,8 +262,13 @@ def main(argv: list[str] | None = None) -> None:
     medians = {name: statistics.median(found) for name, found in rates.items()}
     for name in args.only:
         print(f"{name}_steps_per_second {medians[name]:.0f} (runs: {', '.join(f'{r:.0f}' for r in rates[name])})")
-    for name in [n for n in args.only if n != "engine"]:
+    for name in [n for n in args.only if n not in ("engine", "mask_scan")]:
         print(f"ratio_{name} {medians[name] / medians['engine']:.2f}")
+    if "mask_scan" in medians:
+        print(f"mask_to_ids_us {1e6 / medians['mask_scan']:.2f} (the wrappers' policy: legal_from_mask per decision)")
+    if "core" in medians:
+        for name in [n for n in WRAPPERS if n in medians]:
+            print(f"ratio_{name}_core {medians[name] / medians['core']:.2f}")
     print(f"env_steps_per_second {medians['pettingzoo']:.0f}")
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ttr_nordic import fast
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -41,6 +43,11 @@ def test_rl_speed_benchmark_prints_env_steps_last() -> None:
     lines = out.strip().splitlines()
     assert lines[-1].startswith("env_steps_per_second ") and float(lines[-1].split()[1]) > 0
     assert any(line.startswith("ratio_pettingzoo ") for line in lines)
+    assert any(line.startswith("mask_to_ids_us ") for line in lines)
+    if fast.AVAILABLE:  # the wrappers step the core, and each is compared with it
+        assert lines[0].startswith("wrappers step the compiled core")
+        for name in ("pettingzoo", "parallel", "gymnasium", "openspiel"):
+            assert any(line.startswith(f"ratio_{name}_core ") for line in lines), name
 
 
 def test_torch_examples_run_where_the_train_sb3_extra_is_installed() -> None:
@@ -52,3 +59,28 @@ def test_torch_examples_run_where_the_train_sb3_extra_is_installed() -> None:
     assert out.splitlines()[0].split() == ["timesteps", "minutes", "train_margin", "eval_win_rate", "eval_margin"]
     out = run("examples/openspiel_nfsp.py", "--episodes", "2", "--eval-games", "2")
     assert "after training: average policy won" in out
+
+
+def test_rl_speed_measures_the_engine_without_the_core() -> None:
+    """With ``TTR_NORDIC_PURE_PYTHON=1`` the wrappers step the Python engine, the core runner is
+    left out and asking for the core is refused."""
+    import os
+
+    env = {**os.environ, "TTR_NORDIC_PURE_PYTHON": "1"}
+    script = str(ROOT / "benchmarks" / "rl_speed.py")
+    done = subprocess.run(
+        [sys.executable, script, "--steps", "100", "--runs", "1", "--only", "engine", "pettingzoo", "gymnasium"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("wrappers step the Python engine")
+    assert not any("_core " in line or line.startswith("core_") for line in lines)
+    refused = subprocess.run(
+        [sys.executable, script, "--engine", "core"], capture_output=True, text=True, env=env, timeout=240, check=False
+    )
+    assert refused.returncode == 2 and "the compiled core is not available" in refused.stderr

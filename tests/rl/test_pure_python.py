@@ -1,5 +1,6 @@
-"""Every environment's API checks also pass on the Python fallback of the C encoder
-(``TTR_NORDIC_PURE_PYTHON=1``): run in a subprocess, since the choice is made at import."""
+"""Every environment's API checks also pass on the Python fallback (``TTR_NORDIC_PURE_PYTHON=1``:
+the Python engine instead of the compiled core, the Python encoder instead of the C one): run in
+a subprocess, since the choice is made at import. In this process they run on the core."""
 
 from __future__ import annotations
 
@@ -19,15 +20,23 @@ def pure_env() -> dict[str, str]:
 
 def test_the_fallback_is_what_runs_when_asked_for() -> None:
     code = (
-        "from ttr_nordic.rl import actions, observation\n"
+        "from ttr_nordic.rl import actions, aec_env, observation, parallel_env, TTRNordicGym\n"
         "assert not observation.ACCELERATED and actions._MARK is None\n"
+        "assert not aec_env().compiled and not parallel_env().compiled and not TTRNordicGym(('random',)).compiled\n"
+        "try:\n"
+        "    aec_env(compiled=True)\n"
+        "except RuntimeError as err:\n"
+        "    print(err)\n"
         "print('pure')\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], env=pure_env(), capture_output=True, text=True, timeout=120, check=False
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "pure"
+    assert done.stdout.splitlines() == [
+        "the compiled core is not available (build it: python hatch_build.py)",
+        "pure",
+    ]
 
 
 def test_environment_api_checks_pass_on_the_python_encoder() -> None:

@@ -243,6 +243,44 @@ static void encode_obs(const State *s, const BoardT *board, const ObsLayout *L, 
     }
 }
 
+/* The ids and the observation layout from Python (rl/batched.py's arguments, also CoreSpace's):
+ * space is (size, face_up, blind, tickets, keep, decline, pass, extra, claim); claim_index the
+ * int32 bytes of [route][slot + 1][locos][total]; slotted the route ids of gray ferries and
+ * Murmansk-Lieksa; layout observation.py's offsets. The caller keeps claim_index alive. */
+static int parse_space(const BoardT *bt, PyObject *space, PyObject *claim_index, PyObject *slotted, PyObject *layout,
+                       IdSpace *out, ObsLayout *lay) {
+    int *sp = &out->size;
+    if (!PyArg_ParseTuple(space, "iiiiiiiii", sp, sp + 1, sp + 2, sp + 3, sp + 4, sp + 5, sp + 6, sp + 7, sp + 8))
+        return -1;
+    int *lo = &lay->size;
+    if (!PyArg_ParseTuple(layout, "iiiiiiiiiiii", lo, lo + 1, lo + 2, lo + 3, lo + 4, lo + 5, lo + 6, lo + 7, lo + 8,
+                          lo + 9, lo + 10, lo + 11))
+        return -1;
+    if (lay->routes_end != 3 * bt->n_routes || lay->tunnel_start + 2 * NK + 2 != lay->size) {
+        PyErr_SetString(PyExc_ValueError, "the observation layout does not fit this board");
+        return -1;
+    }
+    if (!PyBytes_Check(claim_index) ||
+        PyBytes_GET_SIZE(claim_index) != (Py_ssize_t)sizeof(int32_t) * bt->n_routes * ID_SLOTS * ID_LOCOS * ID_TOTALS) {
+        PyErr_SetString(PyExc_ValueError, "claim_index must be the int32 bytes of [route][10][15][37]");
+        return -1;
+    }
+    out->claim_index = (int32_t *)PyBytes_AS_STRING(claim_index);
+    Py_ssize_t ns = PySequence_Length(slotted);
+    if (ns < 0) return -1;
+    memset(out->slotted, 0, sizeof out->slotted);
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        int r;
+        if (int_item(slotted, i, &r)) return -1;
+        if (r < 0 || r >= bt->n_routes) {
+            PyErr_SetString(PyExc_ValueError, "a slotted route id is out of range");
+            return -1;
+        }
+        out->slotted[r] = 1;
+    }
+    return 0;
+}
+
 typedef struct {
     State s;
     MT chooser;         /* the opponents' random.Random(seed).choice */
@@ -407,37 +445,9 @@ static int CoreBatch_init(CoreBatch *self, PyObject *args, PyObject *kwds) {
     }
     Py_INCREF(board);
     self->board = (CoreBoard *)board;
-    const BoardT *bt = &self->board->b;
-    int *sp = &self->space.size;
-    if (!PyArg_ParseTuple(space, "iiiiiiiii", sp, sp + 1, sp + 2, sp + 3, sp + 4, sp + 5, sp + 6, sp + 7, sp + 8))
-        return -1;
-    int *lo = &self->layout.size;
-    if (!PyArg_ParseTuple(layout, "iiiiiiiiiiii", lo, lo + 1, lo + 2, lo + 3, lo + 4, lo + 5, lo + 6, lo + 7, lo + 8,
-                          lo + 9, lo + 10, lo + 11))
-        return -1;
-    if (self->layout.routes_end != 3 * bt->n_routes || self->layout.tunnel_start + 2 * NK + 2 != self->layout.size) {
-        PyErr_SetString(PyExc_ValueError, "the observation layout does not fit this board");
-        return -1;
-    }
-    if (!PyBytes_Check(claim_index) ||
-        PyBytes_GET_SIZE(claim_index) != (Py_ssize_t)sizeof(int32_t) * bt->n_routes * ID_SLOTS * ID_LOCOS * ID_TOTALS) {
-        PyErr_SetString(PyExc_ValueError, "claim_index must be the int32 bytes of [route][10][15][37]");
-        return -1;
-    }
+    if (parse_space(&self->board->b, space, claim_index, slotted, layout, &self->space, &self->layout)) return -1;
     Py_INCREF(claim_index);
     self->claim_index = claim_index;
-    self->space.claim_index = (int32_t *)PyBytes_AS_STRING(claim_index);
-    Py_ssize_t ns = PySequence_Length(slotted);
-    if (ns < 0) return -1;
-    for (Py_ssize_t i = 0; i < ns; i++) {
-        int r;
-        if (int_item(slotted, i, &r)) return -1;
-        if (r < 0 || r >= bt->n_routes) {
-            PyErr_SetString(PyExc_ValueError, "a slotted route id is out of range");
-            return -1;
-        }
-        self->space.slotted[r] = 1;
-    }
     if (get_buffer(obs, &self->obs, "f", (Py_ssize_t)n_envs * self->layout.size, "obs") ||
         get_buffer(mask, &self->mask, "b", (Py_ssize_t)n_envs * self->space.size, "mask") ||
         get_buffer(rewards, &self->rewards, "f", n_envs, "rewards") ||

@@ -20,7 +20,8 @@
  *
  * One translation unit in parts: _random.h (random.Random), _rules.h (state, legal actions,
  * transitions), _scoring.h, _policy.h (Route Focus), this file's Python types, _batch.h (the
- * batched environment) and _state_io.h (engine states in and out, play-outs).
+ * batched environment), _env.h (one game's RL ids, observations and masks) and _state_io.h
+ * (engine states in and out, play-outs).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -150,6 +151,10 @@ typedef struct {
     PyObject_HEAD CoreBoard *board;
     State s;
     Buf legal;
+    /* The environments' legal codes and ids (_env.h), for the decision after env_at actions. */
+    Buf env_legal;
+    int *env_ids, env_cap, env_at;
+    const void *env_space;
 } CoreGame;
 
 static PyTypeObject CoreGameType;
@@ -157,6 +162,8 @@ static PyTypeObject CoreGameType;
 static void CoreGame_dealloc(CoreGame *self) {
     Py_XDECREF(self->board);
     free(self->legal.v);
+    free(self->env_legal.v);
+    free(self->env_ids);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -167,6 +174,12 @@ static CoreGame *new_game(CoreBoard *board) {
     g->board = board;
     g->legal.v = NULL;
     g->legal.n = g->legal.cap = 0;
+    g->env_legal.v = NULL;
+    g->env_legal.n = g->env_legal.cap = 0;
+    g->env_ids = NULL;
+    g->env_cap = 0;
+    g->env_at = -1;
+    g->env_space = NULL;
     return g;
 }
 
@@ -315,6 +328,12 @@ static PyGetSetDef CoreGame_getset[] = {
 static PyObject *CoreGame_rng_state(CoreGame *self, PyObject *unused);
 static PyObject *CoreGame_play_out(CoreGame *self, PyObject *args);
 static PyObject *CoreGame_features(CoreGame *self, PyObject *arg);
+static PyObject *CoreGame_legal_ids(CoreGame *self, PyObject *arg);
+static PyObject *CoreGame_apply_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_observe(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_mask(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg);
+static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -325,6 +344,15 @@ static PyMethodDef CoreGame_methods[] = {
     {"rng_state", (PyCFunction)CoreGame_rng_state, METH_NOARGS, "the generator's words and position"},
     {"play_out", (PyCFunction)CoreGame_play_out, METH_VARARGS, "finish the game with Route Focus everywhere"},
     {"features", (PyCFunction)CoreGame_features, METH_O, "the value model's features of a player's view"},
+    {"legal_ids", (PyCFunction)CoreGame_legal_ids, METH_O, "the legal RL action ids (a CoreSpace's)"},
+    {"apply_id", (PyCFunction)(void (*)(void))CoreGame_apply_id, METH_FASTCALL,
+     "apply the legal action of an RL id; its code"},
+    {"observe", (PyCFunction)(void (*)(void))CoreGame_observe, METH_FASTCALL,
+     "a seat's observation vector into a float32 array"},
+    {"mask", (PyCFunction)(void (*)(void))CoreGame_mask, METH_FASTCALL, "the legal ids' mask into an int8 array"},
+    {"end_rewards", (PyCFunction)CoreGame_end_rewards, METH_O, "each seat's end reward (win: +1/-1, else margin)"},
+    {"observation", (PyCFunction)(void (*)(void))CoreGame_observation, METH_FASTCALL,
+     "a seat's observation and action mask as fresh arrays (a dict), or the vector alone"},
     {NULL},
 };
 
@@ -387,6 +415,7 @@ static PyObject *play_random(PyObject *mod, PyObject *args) {
 }
 
 #include "_batch.h"
+#include "_env.h"
 #include "_state_io.h"
 
 /* ------------------------------------------------------------------------ Route Focus agents */
@@ -431,8 +460,18 @@ static PyObject *CoreAgent_choose(CoreAgent *self, PyObject *arg) {
     return PyLong_FromUnsignedLongLong(g->legal.v[index]);
 }
 
+/* An independent copy (the agent holds no pointers: its struct is its whole state). */
+static PyObject *CoreAgent_copy(CoreAgent *self, PyObject *unused) {
+    CoreAgent *copy = PyObject_New(CoreAgent, &CoreAgentType);
+    if (copy == NULL) return NULL;
+    copy->agent = self->agent;
+    return (PyObject *)copy;
+}
+
 static PyMethodDef CoreAgent_methods[] = {
     {"choose", (PyCFunction)CoreAgent_choose, METH_O, "the agent's action code for the game's decision"},
+    {"__copy__", (PyCFunction)CoreAgent_copy, METH_NOARGS, "an independent copy"},
+    {"__deepcopy__", (PyCFunction)CoreAgent_copy, METH_O, "an independent copy"},
     {NULL},
 };
 
@@ -510,14 +549,19 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compile
 
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreBoardType) < 0 || PyType_Ready(&CoreGameType) < 0 || PyType_Ready(&CoreBatchType) < 0 ||
+        PyType_Ready(&CoreSpaceType) < 0 ||
         PyType_Ready(&CoreAgentType) < 0)
         return NULL;
     scaled_tables_init();
+    if ((key_observation = PyUnicode_InternFromString("observation")) == NULL ||
+        (key_action_mask = PyUnicode_InternFromString("action_mask")) == NULL)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "CoreBoard", (PyObject *)&CoreBoardType) < 0 ||
         PyModule_AddObjectRef(m, "CoreGame", (PyObject *)&CoreGameType) < 0 ||
         PyModule_AddObjectRef(m, "CoreBatch", (PyObject *)&CoreBatchType) < 0 ||
+        PyModule_AddObjectRef(m, "CoreSpace", (PyObject *)&CoreSpaceType) < 0 ||
         PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -9,6 +9,9 @@ Importing it registers ``gymnasium.make("TTRNordic-v0")``. See ``docs/rl.md``.
   (:class:`~ttr_nordic.rl.gym_env.TTRNordicGym`);
 - :mod:`ttr_nordic.rl.openspiel` — registers ``pyspiel.load_game("ttr_nordic")`` (chance nodes for
   the deal and every draw; observers in :mod:`ttr_nordic.rl.openspiel_observer`);
+- :mod:`ttr_nordic.rl.core_game` — one environment game in the compiled core (ids, observations
+  and masks from its state), which the PettingZoo, parallel and Gymnasium environments step where
+  the core is built (the Python engine otherwise, with the same results);
 - :mod:`ttr_nordic.rl.layout` — the action and observation layouts as the tables of ``docs/rl.md``;
 - :mod:`ttr_nordic.rl.actions` — the fixed action enumeration; :mod:`ttr_nordic.rl.observation`
   — the observation vector (:func:`encode_view`, and :class:`ObservationEncoder`, which keeps it

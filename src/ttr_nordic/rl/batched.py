@@ -34,10 +34,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ttr_nordic import fast
-from ttr_nordic.engine import Action, GameState, load_board
+from ttr_nordic.engine import Action, GameState
 
-from . import observation
-from .actions import MAX_LOCOMOTIVES, OVERFLOW, action_space
+from .actions import action_space
+from .core_game import claim_table, layout
 from .observation import SIZE, encode_view
 from .pettingzoo_env import REWARDS, end_rewards
 
@@ -45,22 +45,6 @@ if TYPE_CHECKING:
     from ttr_nordic.fast._core import CoreBatch
 
 OPPONENTS = ("random", "route_focus")
-_ID_SLOTS, _ID_LOCOS, _ID_TOTALS = 10, MAX_LOCOMOTIVES + 1, 37
-
-
-def _claim_table() -> bytes:
-    """The action space's claim offsets as the core reads them: int32 [route][slot + 1][locos][total]."""
-    space = action_space()
-    table = np.full((len(load_board().routes), _ID_SLOTS, _ID_LOCOS, _ID_TOTALS), -1, dtype=np.int32)
-    for (route, slot, locos, total), offset in space.claim_index.items():
-        table[route, (slot if slot != OVERFLOW else _ID_SLOTS - 2) + 1, locos, total] = offset
-    return table.tobytes()
-
-
-def _layout() -> tuple[int, ...]:
-    o = observation
-    return (o.SIZE, o.ROUTES_END, o.KNOWN_START, o.DISPLAY_START, o.PILES_START, o.TICKETS_START, o.OFFER_START,
-            o.TICKETS_END, o.PHASE_START, o.TURN_START, o.FINAL_START, o.TUNNEL_START)  # fmt: skip
 
 
 class BatchedEnv:
@@ -119,9 +103,9 @@ class BatchedEnv:
                 record,
                 opponent == "route_focus",
                 (*ids, space.extra, space.claim),
-                _claim_table(),
+                claim_table(),
                 sorted(space.slotted_routes),
-                _layout(),
+                layout(),
                 self.observations,
                 self.action_masks,
                 self.rewards,

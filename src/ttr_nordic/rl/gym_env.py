@@ -24,6 +24,13 @@ number of players is ``1 + len(opponents)``. Actions are the ids of :mod:`ttr_no
 - An id outside the action space raises ``ValueError``. A legal-looking id that the mask forbids
   ends the episode with reward -1 and ``info["illegal_action"]`` (the game is left as it was;
   PettingZoo's classic games do the same), or raises with ``on_illegal="raise"``.
+- The game runs in the compiled core where it is built and every opponent is one the core plays
+  (``"random"``, ``"route_focus"`` and their levels by name, a ``RandomAgent``, an
+  :class:`IdPolicy`): ids, observations and masks come from the core's state
+  (:mod:`ttr_nordic.rl.core_game`). Other opponents (agents and callables that read views) play
+  on the Python engine; so does everything with ``compiled=False``. Both give the same
+  observations, masks and rewards. ``env.state`` (and ``info["view"]``, ``view()``) is the
+  engine's state either way: on the core a replay made on request, to be read only.
 
 >>> import gymnasium, numpy as np, ttr_nordic.rl
 >>> env = gymnasium.make("TTRNordic-v0", opponents=["random"], flat=True)
@@ -46,12 +53,15 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from ttr_nordic.ai.base import Agent, legal_listing
+from ttr_nordic import fast
+from ttr_nordic.ai.base import Agent, RandomAgent, legal_listing
+from ttr_nordic.ai.baselines import RouteFocusAgent
 from ttr_nordic.ai.registry import make_agent
 from ttr_nordic.engine import Action, GameState, Phase, PlayerView
 from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
+from .core_game import CoreEnvGame, use_core
 from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import REWARDS, end_rewards
 
@@ -109,7 +119,10 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         on_illegal: str = "end",
         flat: bool = False,
         info_view: bool = False,
+        compiled: bool | None = None,
     ) -> None:
+        """``compiled``: the core (True), the Python engine (False), or the core where built (None);
+        the core plays an episode only where it plays every opponent (see the module)."""
         if on_illegal not in ("end", "raise"):
             raise ValueError(f"on_illegal must be 'end' or 'raise', not {on_illegal!r}")
         self.on_illegal = on_illegal
@@ -142,7 +155,11 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
             else spaces.Dict({"observation": vector, "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8)})
         )
         self.action_space: spaces.Discrete = spaces.Discrete(self.space.size)
-        self.state: GameState | None = None
+        self.compiled = use_core(compiled)
+        self._state: GameState | None = None
+        self._core: CoreEnvGame | None = None
+        # The opponents of a core episode: a RandomAgent's generator, Route Focus in the core, an IdPolicy.
+        self._core_opponents: dict[int, Any] = {}
         self.seat = 0
         self._opponents: dict[int, Agent | IdPolicy] = {}
         # Per opponent seat: whether its views carry the log, and how it gets the legal actions.
@@ -154,14 +171,37 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         self._encoder = ObservationEncoder()
         self._seeds = random.Random()
 
+    @property
+    def state(self) -> GameState | None:
+        """The game as an engine state (None before ``reset`` and after an illegal action); on the
+        core, a replay: read only."""
+        core = self._core
+        return self._state if core is None else core.engine_state()
+
+    @property
+    def actions_played(self) -> int:
+        """The actions of this episode so far, the learner's and the opponents'."""
+        core = self._core
+        if core is not None:
+            return len(core.codes)
+        return 0 if self._state is None else len(self._state.history)
+
     def _obs(self) -> tuple[Any, dict[str, Any]]:
         """The learner's observation and the step's info."""
-        state = self.state
+        core = self._core
+        if core is not None:
+            seat = self.seat
+            if self.info_view:
+                info: dict[str, Any] = {"view": make_step_view(core.engine_state(), seat), "seat": seat}
+            else:
+                info = {"seat": seat}
+            return core.game.observation(core.space, seat, self.flat), info
+        state = self._state
         assert state is not None
         # The legal ids and their actions in the engine's order (empty once the game is over).
         self._legal_ids, self._legal_actions = self.space.legal_id_list(state)
         view = make_step_view(state, self.seat)
-        info: dict[str, Any] = {"view": view, "seat": self.seat} if self.info_view else {"seat": self.seat}
+        info = {"view": view, "seat": self.seat} if self.info_view else {"seat": self.seat}
         vector = self._encoder.encode(view)
         if self.flat:
             return vector, info
@@ -169,12 +209,15 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
 
     def action_masks(self) -> NDArray[np.int8]:
         """The int8 mask of the learner's legal ids now (sb3-contrib's ``MaskablePPO`` convention)."""
-        if self.state is None:
+        core = self._core
+        if core is not None:
+            return core.mask()
+        if self._state is None:
             return np.zeros(self.space.size, dtype=np.int8)
         return self.space.mask(self._legal_ids)
 
     def _play_id_policy(self, agent: IdPolicy, player: int) -> None:
-        state = self.state
+        state = self._state
         assert state is not None
         ids, actions = self.space.legal_id_list(state)
         choice = int(agent.policy(agent.encoder.encode(make_step_view(state, player)), self.space.mask(ids)))
@@ -184,8 +227,29 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
             raise ValueError(f"the policy of seat {player} chose {choice}, which is not legal now") from None
         state.apply_unchecked(chosen)
 
+    def _play_core_opponents(self, core: CoreEnvGame) -> None:
+        """The opponents' decisions in the core, each as :meth:`_play_opponents` makes it."""
+        game, space, seat, codes = core.game, core.space, self.seat, core.codes
+        while not game.is_over and game.current != seat:
+            player = game.current
+            opponent = self._core_opponents[player]
+            if isinstance(opponent, random.Random):  # a RandomAgent's: legal[randrange(len(legal))]
+                ids = game.legal_ids(space)
+                codes.append(game.apply_id(space, ids[opponent.randrange(len(ids))]))
+            elif isinstance(opponent, IdPolicy):
+                seen = game.observation(space, player)
+                choice = int(opponent.policy(seen["observation"], seen["action_mask"]))
+                try:
+                    codes.append(game.apply_id(space, choice))
+                except ValueError:
+                    raise ValueError(f"the policy of seat {player} chose {choice}, which is not legal now") from None
+            else:  # Route Focus in the core
+                code = opponent.choose(game)
+                game.apply(code)
+                codes.append(code)
+
     def _play_opponents(self) -> None:
-        state = self.state
+        state = self._state
         assert state is not None
         seat, opponents, logs, listings = self.seat, self._opponents, self._opponent_logs, self._opponent_listings
         while state.phase is not _GAME_OVER and state.current != seat:
@@ -205,9 +269,10 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
 
     def view(self) -> PlayerView:
         """The learner's full view now (with the log); ``info_view=True`` puts the step view in ``info``."""
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError("call reset() before view()")
-        return self.state.view(self.seat)
+        return state.view(self.seat)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
@@ -216,25 +281,36 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         game_seed = self._seeds.getrandbits(63)
         self.seat = self.fixed_seat if self.fixed_seat is not None else self._seeds.randrange(self.players)
         others = [p for p in range(self.players) if p != self.seat]
-        self._opponents = {p: self._opponent(spec) for p, spec in zip(others, self.opponent_specs, strict=True)}
-        self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+        made = {p: self._opponent(spec) for p, spec in zip(others, self.opponent_specs, strict=True)}
+        self._opponents = {p: agent for p, (agent, _seed) in made.items()}
+        first = game_seed % self.players
+        core_opponents = {p: _core_opponent(agent, seed) for p, (agent, seed) in made.items()} if self.compiled else {}
+        self._state = self._core = None
+        if self.compiled and None not in core_opponents.values():
+            self._core_opponents = core_opponents
+            self._core = CoreEnvGame(self.players, game_seed, first)
+            self._play_core_opponents(self._core)
+            return self._obs()
+        self._state = GameState.new(players=self.players, seed=game_seed, first_player=first)
         opponents = self._opponents.items()
         self._opponent_logs = {p: getattr(agent, "reads_log", True) is not False for p, agent in opponents}
-        self._opponent_listings = {p: legal_listing(self.state, agent) for p, agent in opponents}
+        self._opponent_listings = {p: legal_listing(self._state, agent) for p, agent in opponents}
         self._play_opponents()
         return self._obs()
 
-    def _opponent(self, spec: Opponent) -> Agent | IdPolicy:
-        """The agent of one seat: a fresh seeded one for a registry name, else the one given."""
+    def _opponent(self, spec: Opponent) -> tuple[Agent | IdPolicy, int | None]:
+        """The agent of one seat and its seed: a fresh seeded one for a registry name, else the one given."""
         if isinstance(spec, str):
-            return make_agent(spec, seed=self._seeds.getrandbits(32))
+            seed = self._seeds.getrandbits(32)
+            return make_agent(spec, seed=seed), seed
         if isinstance(spec, IdPolicy) or hasattr(spec, "choose"):
-            return cast(Agent | IdPolicy, spec)
-        return _CallableAgent(spec)
+            return cast(Agent | IdPolicy, spec), None
+        return _CallableAgent(spec), None
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        state = self.state
-        if state is None or state.is_over:
+        core = self._core
+        state = self._state
+        if core.game.is_over if core is not None else state is None or state.is_over:
             raise RuntimeError("call reset() first: the episode is over")
         # A plain int is checked here; anything else (numpy integers) as the space checks it.
         if type(action) is int:
@@ -244,6 +320,9 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
             action = int(action)
         else:
             raise ValueError(f"action ids are 0 to {self.space.size - 1}, got {action!r}")
+        if core is not None:
+            return self._step_core(core, action)
+        assert state is not None
         try:
             chosen = self._legal_actions[self._legal_ids.index(action)]
         except ValueError:
@@ -252,7 +331,7 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
                 raise ValueError(reason) from None
             # As PettingZoo's classic games do: the episode ends with a penalty, the game is untouched.
             obs, info = self._obs()
-            self.state = None
+            self._state = None
             return obs, -1.0, True, False, {**info, "illegal_action": reason}
         # From this decision's legal list, so the engine's checks would only repeat themselves.
         state.apply_unchecked(chosen)
@@ -262,10 +341,40 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         reward = end_rewards(state, self.reward_kind)[self.seat] if done else 0.0
         return obs, reward, done, False, info
 
+    def _step_core(self, core: CoreEnvGame, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """:meth:`step` on the core (``action`` checked to be an id): the same results."""
+        game = core.game
+        try:
+            core.codes.append(game.apply_id(core.space, action))
+        except ValueError:
+            reason = f"action {action} ({self.space.describe(action)}) is not legal now"
+            if self.on_illegal == "raise":
+                raise ValueError(reason) from None
+            obs, info = self._obs()
+            self._core = None
+            return obs, -1.0, True, False, {**info, "illegal_action": reason}
+        self._play_core_opponents(core)
+        obs, info = self._obs()
+        if game.is_over:
+            return obs, core.end_rewards(self.reward_kind)[self.seat], True, False, info
+        return obs, 0.0, False, False, info
+
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state is None:
-            return None
         s = self.state
+        if self.render_mode != "ansi" or s is None:
+            return None
         rows = [f"turn {s.turn}, {s.phase.value}; you are player {self.seat}"]
         rows += [f"player {p}: score {s.scores[p]}, trains {s.trains[p]}" for p in range(s.num_players)]
         return "\n".join(rows)
+
+
+def _core_opponent(agent: Agent | IdPolicy, seed: int | None) -> object | None:
+    """What plays ``agent``'s seat in the core, or None where the core cannot: a ``RandomAgent``'s
+    generator, Route Focus of the registry's seed in the core, an :class:`IdPolicy` itself."""
+    if isinstance(agent, IdPolicy):
+        return agent
+    if type(agent) is RandomAgent:
+        return agent.rng
+    if type(agent) is RouteFocusAgent and seed is not None:
+        return fast.core_agent(seed)
+    return None

@@ -13,6 +13,10 @@ rewards and seeding are those of the AEC environment (:mod:`ttr_nordic.rl.pettin
 ``env(...)`` is the same game as an AEC environment through PettingZoo's ``parallel_to_aec``:
 every agent steps once per cycle (unlike :func:`ttr_nordic.rl.aec_env`, where only the agent to
 decide steps). This module is what ``pettingzoo.test.max_cycles_test`` expects.
+
+Like the AEC environment, the game runs in the compiled core where it is built
+(:mod:`ttr_nordic.rl.core_game`), else on the Python engine, with the same results; ``compiled=``
+picks one, and ``env.state`` is the engine's state either way (read only on the core).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from ttr_nordic.engine import GameState
 from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
+from .core_game import CoreEnvGame, use_core
 from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import REWARDS, end_rewards, render_text
 
@@ -47,7 +52,9 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         max_cycles: int | None = None,
         illegal: str = "skip",
+        compiled: bool | None = None,
     ) -> None:
+        """``compiled``: the core (True), the Python engine (False), or the core where built (None)."""
         if players not in (2, 3):
             raise ValueError(f"Nordic Countries is for 2 or 3 players, not {players}")
         if reward not in REWARDS:
@@ -77,7 +84,9 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         }
         self._action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self._seeds = random.Random()
-        self.state: GameState | None = None
+        self.compiled = use_core(compiled)
+        self._state: GameState | None = None
+        self._core: CoreEnvGame | None = None
         self._legal: dict[int, Any] = {}
         self._encoder = ObservationEncoder()
         self.steps = 0
@@ -89,20 +98,34 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         return self._action_spaces[agent]
 
     @property
+    def state(self) -> GameState | None:
+        """The game as an engine state (None before ``reset``); on the core, a replay: read only."""
+        core = self._core
+        return self._state if core is None else core.engine_state()
+
+    @property
     def agent_to_move(self) -> str | None:
         """The agent whose action counts this step (None once the game is over)."""
-        if self.state is None or self.state.is_over:
+        core = self._core
+        if core is not None:
+            return None if core.game.is_over else self.possible_agents[core.game.current]
+        if self._state is None or self._state.is_over:
             return None
-        return self.possible_agents[self.state.current]
+        return self.possible_agents[self._state.current]
 
     def _observe(self, seat: int) -> dict[str, NDArray[Any]]:
-        assert self.state is not None
+        core = self._core
+        if core is not None:
+            return core.game.observation(core.space, seat)
+        assert self._state is not None
         # No legal ids once the game is over.
-        mask = self.space.mask(self._legal if seat == self.state.current else [])
-        return {"observation": self._encoder.encode(make_step_view(self.state, seat)), "action_mask": mask}
+        mask = self.space.mask(self._legal if seat == self._state.current else [])
+        return {"observation": self._encoder.encode(make_step_view(self._state, seat)), "action_mask": mask}
 
-    def _infos(self, illegal_by: str | None = None) -> dict[str, dict[str, Any]]:
-        active = self.agent_to_move
+    def _infos(self, illegal_by: str | None = None, active: str | None = None) -> dict[str, dict[str, Any]]:
+        """Each agent's info; ``active`` is the agent to move (worked out when not given)."""
+        if active is None:
+            active = self.agent_to_move
         return {a: {"active_agent": active, "illegal_action": a == illegal_by} for a in self.agents}
 
     def reset(
@@ -111,10 +134,13 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.getrandbits(63)
-        self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+        if self.compiled:
+            self._core = CoreEnvGame(self.players, game_seed, game_seed % self.players)
+        else:
+            self._state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+            self._legal = self.space.legal_ids(self._state)
         self.agents = list(self.possible_agents)
         self.steps = 0
-        self._legal = self.space.legal_ids(self.state)
         observations = {a: self._observe(p) for p, a in enumerate(self.possible_agents)}
         return observations, self._infos()
 
@@ -128,33 +154,38 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         dict[str, dict[str, Any]],
     ]:
         """Apply the action of the agent to decide; the other agents' actions are ignored."""
-        if self.state is None or not self.agents:
+        if (self._state is None and self._core is None) or not self.agents:
             raise RuntimeError("call reset() first: the game is over or not started")
         mover = self.agent_to_move
         assert mover is not None
         if mover not in actions:
             raise ValueError(f"no action for {mover}, the agent to decide")
         action = actions[mover]
-        chosen = self._legal.get(int(action)) if action is not None else None
+        legal = action is not None and self._apply(int(action))
         illegal_by = None
-        if chosen is None:
+        if not legal:
             if self.illegal == "raise":
                 shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
                 raise ValueError(f"action {shown} is not legal now")
             illegal_by = mover
-        else:
-            self.state.apply(chosen)
-            self._legal = self.space.legal_ids(self.state)
         self.steps += 1
         agents = self.agents
         rewards = dict.fromkeys(agents, 0.0)
-        terminated = self.state.is_over
+        core = self._core
+        terminated = core.game.is_over if core is not None else self._state is not None and self._state.is_over
         if terminated:
-            for agent, value in zip(self.possible_agents, end_rewards(self.state, self.reward_kind), strict=True):
+            ends = core.end_rewards(self.reward_kind) if core is not None else self._end_rewards()
+            for agent, value in zip(self.possible_agents, ends, strict=True):
                 rewards[agent] = value
         truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
-        observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
-        infos = self._infos(illegal_by)
+        if core is not None:  # every agent is in the game until its end: agents are the seats in order
+            game = core.game
+            observation, space = game.observation, core.space
+            observations = {a: observation(space, seat) for seat, a in enumerate(agents)}
+            infos = self._infos(illegal_by, None if terminated else agents[game.current])
+        else:
+            observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
+            infos = self._infos(illegal_by)
         terminations = dict.fromkeys(agents, terminated)
         truncations = dict.fromkeys(agents, truncated)
         if terminated or truncated:
@@ -163,11 +194,33 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
             self.render()
         return observations, rewards, terminations, truncations, infos
 
+    def _apply(self, action_id: int) -> bool:
+        """Apply the legal action with this id; False (and no change) if none has it."""
+        core = self._core
+        if core is not None:
+            try:
+                core.codes.append(core.game.apply_id(core.space, action_id))
+            except ValueError:
+                return False
+            return True
+        chosen = self._legal.get(action_id)
+        if chosen is None:
+            return False
+        assert self._state is not None
+        self._state.apply(chosen)
+        self._legal = self.space.legal_ids(self._state)
+        return True
+
+    def _end_rewards(self) -> list[float]:
+        assert self._state is not None
+        return end_rewards(self._state, self.reward_kind)
+
     def render(self) -> str | None:
         """A text summary of the position (printed in ``human`` mode, returned in ``ansi``)."""
-        if self.render_mode is None or self.state is None:
+        state = self.state
+        if self.render_mode is None or state is None:
             return None
-        text = render_text(self.state)
+        text = render_text(state)
         if self.render_mode == "human":
             print(text)
             return None
@@ -183,9 +236,10 @@ def parallel_env(
     render_mode: str | None = None,
     max_cycles: int | None = None,
     illegal: str = "skip",
+    compiled: bool | None = None,
 ) -> TTRNordicParallel:
     """The parallel environment (see the module docstring)."""
-    return TTRNordicParallel(players, reward, render_mode, max_cycles, illegal)
+    return TTRNordicParallel(players, reward, render_mode, max_cycles, illegal, compiled)
 
 
 def env(
@@ -194,8 +248,9 @@ def env(
     render_mode: str | None = None,
     max_cycles: int | None = None,
     illegal: str = "skip",
+    compiled: bool | None = None,
 ) -> Any:
     """The parallel environment as an AEC environment in which every agent steps each cycle."""
     from pettingzoo.utils.conversions import parallel_to_aec
 
-    return parallel_to_aec(parallel_env(players, reward, render_mode, max_cycles, illegal))
+    return parallel_to_aec(parallel_env(players, reward, render_mode, max_cycles, illegal, compiled))

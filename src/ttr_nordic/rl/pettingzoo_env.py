@@ -7,6 +7,11 @@ player's view only; ``env.view(agent)`` is the raw ``PlayerView``. Actions are i
 :mod:`ttr_nordic.rl.actions`. Rewards come at the end only: ``reward="margin"`` gives each
 player its score minus the best other score; ``reward="win"`` gives +1 to the winner(s), -1 to
 the others. ``reset(seed=s)`` seeds the deal and the first player.
+
+The game runs in the compiled core where it is built (:mod:`ttr_nordic.rl.core_game`: ids,
+observations and masks written in C from the core's state), else on the Python engine, with the
+same observations, masks and rewards; ``compiled=`` picks one. ``env.state`` is the engine's
+state either way (on the core, replayed from the seed when asked: read it, do not change it).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from ttr_nordic.engine import CARD_LETTERS, Action, GameState, Phase, PlayerView
 from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
+from .core_game import CoreEnvGame, use_core
 from .observation import SIZE, ObservationEncoder
 
 REWARDS = ("margin", "win")
@@ -57,7 +63,10 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, players: int = 2, reward: str = "margin", render_mode: str | None = None) -> None:
+    def __init__(
+        self, players: int = 2, reward: str = "margin", render_mode: str | None = None, compiled: bool | None = None
+    ) -> None:
+        """``compiled``: the core (True), the Python engine (False), or the core where built (None)."""
         super().__init__()
         if players not in (2, 3):
             raise ValueError(f"Nordic Countries is for 2 or 3 players, not {players}")
@@ -82,7 +91,9 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self._seeds = random.Random()
-        self.state: GameState | None = None
+        self.compiled = use_core(compiled)
+        self._state: GameState | None = None
+        self._core: CoreEnvGame | None = None
         # The legal ids of the decision and their engine actions, in the engine's order.
         self._legal_ids: list[int] = []
         self._legal_actions: list[Action] = []
@@ -90,6 +101,12 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         # The encoder's vector of each agent observed since the last step (observe() builds a
         # view only for the agents observed, once per step; step() forgets them all).
         self._observed: dict[str, NDArray[np.float32]] = {}
+
+    @property
+    def state(self) -> GameState | None:
+        """The game as an engine state (None before ``reset``); on the core, a replay: read only."""
+        core = self._core
+        return self._state if core is None else core.engine_state()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -101,7 +118,10 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.getrandbits(63)
-        self.state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
+        if self.compiled:
+            self._core = CoreEnvGame(self.players, game_seed, game_seed % self.players)
+        else:
+            self._state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -112,35 +132,68 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        assert self.state is not None
-        self._legal_ids, self._legal_actions = self.space.legal_id_list(self.state)
-        self.agent_selection = self.possible_agents[self.state.current]
+        if self._core is not None:
+            self.agent_selection = self.possible_agents[self._core.game.current]
+            return
+        assert self._state is not None
+        self._legal_ids, self._legal_actions = self.space.legal_id_list(self._state)
+        self.agent_selection = self.possible_agents[self._state.current]
 
     def view(self, agent: str) -> PlayerView:
         """The raw view of ``agent`` (what that player may see)."""
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise RuntimeError("call reset() before view()")
-        return self.state.view(self._seat[agent], log=False)
+        return state.view(self._seat[agent], log=False)
 
     def action_mask(self, agent: str) -> NDArray[np.int8]:
         """1 for each legal id of ``agent`` now (all zero when it is not to decide)."""
         # No legal ids before the deal or once the game is over.
+        core = self._core
+        if core is not None:
+            if agent == self.agent_selection and not core.game.is_over:
+                return core.mask()
+            return np.zeros(self.space.size, dtype=np.int8)
         return self.space.mask(self._legal_ids if agent == self.agent_selection else [])
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """``{"observation", "action_mask"}`` of ``agent``: fresh arrays, built only when asked."""
+        core = self._core
+        if core is not None:
+            # Both arrays made and written in one call into the core.
+            return core.game.observation(core.space, self._seat[agent])
         vector = self._observed.get(agent)
         if vector is None:
-            if self.state is None:
+            if self._state is None:
                 raise RuntimeError("call reset() before observe()")
             # The engine's step view: the view's fields the vector needs, cheaper to build.
-            vector = self._observed[agent] = self._encoder.update(make_step_view(self.state, self._seat[agent]))
+            vector = self._observed[agent] = self._encoder.update(make_step_view(self._state, self._seat[agent]))
         return {"observation": vector.copy(), "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | None) -> None:
         # The order checks of PettingZoo's OrderEnforcingWrapper, done here: the wrapper's
         # attribute forwarding cost about 6 µs a step (7%).
-        state = self.state
+        core = self._core
+        if core is not None:
+            if not self.agents:
+                raise RuntimeError("every agent has left the finished game: call reset()")
+            game = core.game
+            if game.is_over:
+                self._was_dead_step(action)
+                return
+            assert action is not None
+            try:
+                core.codes.append(game.apply_id(core.space, int(action)))
+            except ValueError:
+                raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now") from None
+            if game.is_over:
+                self._finish(core.end_rewards(self.reward_kind))
+            else:
+                self.agent_selection = self.possible_agents[game.current]
+            if self.render_mode == "human":
+                self.render()
+            return
+        state = self._state
         if state is None:
             raise RuntimeError("call reset() before step()")
         if not self.agents:
@@ -159,16 +212,38 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         # From this decision's legal list (the mask), so the engine's checks would only repeat themselves.
         state.apply_unchecked(chosen)
         if state.phase is _GAME_OVER:
-            for agent_name, value in zip(self.agents, end_rewards(state, self.reward_kind), strict=True):
-                self.rewards[agent_name] = value
-            self.terminations = dict.fromkeys(self.agents, True)
-            self._accumulate_rewards()
+            self._finish(end_rewards(state, self.reward_kind))
             self._legal_ids, self._legal_actions = [], []
         else:
             self._legal_ids, self._legal_actions = self.space.legal_id_list(state)
             self.agent_selection = self.possible_agents[state.current]
         if self.render_mode == "human":
             self.render()
+
+    def _finish(self, rewards: list[float]) -> None:
+        """Every agent terminated with its end reward."""
+        for agent_name, value in zip(self.agents, rewards, strict=True):
+            self.rewards[agent_name] = value
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation, cumulative reward, termination, truncation and info
+        (PettingZoo's ``last``, without its extra checks: ``observe`` makes them)."""
+        agent = self.agent_selection
+        core = self._core
+        observation: dict[str, Any] | None
+        if core is not None and observe:  # observe() inline: a call costs a tenth of the step
+            observation = core.game.observation(core.space, self._seat[agent])
+        else:
+            observation = self.observe(agent) if observe else None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def render(self) -> str | None:
         """A text summary of the position (printed in ``human`` mode, returned in ``ansi``)."""
@@ -184,11 +259,13 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
-def aec_env(players: int = 2, reward: str = "margin", render_mode: str | None = None) -> TTRNordicAEC:
+def aec_env(
+    players: int = 2, reward: str = "margin", render_mode: str | None = None, compiled: bool | None = None
+) -> TTRNordicAEC:
     """The PettingZoo AEC environment.
 
     Not wrapped in PettingZoo's ``OrderEnforcingWrapper``: the environment makes the same checks
     itself (``step``, ``observe`` and ``view`` before ``reset`` raise ``RuntimeError``; the
     per-agent dicts do not exist before ``reset``), faster.
     """
-    return TTRNordicAEC(players=players, reward=reward, render_mode=render_mode)
+    return TTRNordicAEC(players=players, reward=reward, render_mode=render_mode, compiled=compiled)

@@ -1,0 +1,345 @@
+/* One game for the RL environments (rl/pettingzoo_env.py, rl/parallel.py, rl/gym_env.py): the
+ * legal action ids, the observation vector and the action mask of a CoreGame, straight from its
+ * state, with _batch.h's ids and encoder (so every environment's numbers are the batched one's).
+ * Part of the compiled core: included by _core.c, after _batch.h. */
+/* ------------------------------------------------------------------ the environments' game */
+
+/* CoreSpace(board, space, claim_index, slotted, layout, arrays): rl/actions.py's ids and
+ * rl/observation.py's layout for one board, made once (ttr_nordic.rl.core_game.core_space); the
+ * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype), with
+ * which observation() makes its arrays. */
+#define POOL 8 /* a learner may hold the last step's observations (one per agent) while asking for the next */
+
+typedef struct {
+    PyObject_HEAD CoreBoard *board;
+    IdSpace space;
+    ObsLayout layout;
+    PyObject *claim_index; /* owns space.claim_index's bytes */
+    PyObject *empty, *float32, *int8, *obs_size, *mask_size;
+    /* observation()'s last results, each made again in place once nothing else refers to it
+     * (see recycled below): {"observation", "action_mask"} dicts with their arrays, and vectors. */
+    PyObject *dicts[POOL], *vectors[POOL], *masks[POOL], *lone[POOL];
+    int next_dict, next_lone;
+} CoreSpace;
+
+static PyObject *key_observation, *key_action_mask;
+
+static PyTypeObject CoreSpaceType;
+
+static void CoreSpace_dealloc(CoreSpace *self) {
+    Py_XDECREF(self->claim_index);
+    Py_XDECREF(self->board);
+    Py_XDECREF(self->empty);
+    Py_XDECREF(self->float32);
+    Py_XDECREF(self->int8);
+    Py_XDECREF(self->obs_size);
+    Py_XDECREF(self->mask_size);
+    for (int i = 0; i < POOL; i++) {
+        Py_XDECREF(self->dicts[i]);
+        Py_XDECREF(self->vectors[i]);
+        Py_XDECREF(self->masks[i]);
+        Py_XDECREF(self->lone[i]);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int CoreSpace_init(CoreSpace *self, PyObject *args, PyObject *kwds) {
+    PyObject *board, *space, *claim_index, *slotted, *layout, *empty, *float32, *int8;
+    if (self->board != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "CoreSpace is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!OOOO(OOO)", &CoreBoardType, &board, &space, &claim_index, &slotted, &layout, &empty,
+                          &float32, &int8))
+        return -1;
+    if (!PyCallable_Check(empty)) {
+        PyErr_SetString(PyExc_TypeError, "arrays must be (numpy.empty, float32 dtype, int8 dtype)");
+        return -1;
+    }
+    if (parse_space(&((CoreBoard *)board)->b, space, claim_index, slotted, layout, &self->space, &self->layout))
+        return -1;
+    if ((self->obs_size = PyLong_FromLong(self->layout.size)) == NULL ||
+        (self->mask_size = PyLong_FromLong(self->space.size)) == NULL)
+        return -1;
+    self->board = (CoreBoard *)Py_NewRef(board);
+    self->claim_index = Py_NewRef(claim_index);
+    self->empty = Py_NewRef(empty);
+    self->float32 = Py_NewRef(float32);
+    self->int8 = Py_NewRef(int8);
+    return 0;
+}
+
+static PyTypeObject CoreSpaceType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ttr_nordic.fast._core.CoreSpace",
+    .tp_basicsize = sizeof(CoreSpace),
+    .tp_dealloc = (destructor)CoreSpace_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)CoreSpace_init,
+    .tp_doc = "The RL action ids and observation layout for the core: CoreSpace(board, space, claim_index, "
+              "slotted, layout).",
+};
+
+/* The space argument of a game's method: a CoreSpace of the game's board. */
+static CoreSpace *space_arg(CoreGame *g, PyObject *arg) {
+    if (!PyObject_TypeCheck(arg, &CoreSpaceType) || ((CoreSpace *)arg)->board == NULL) {
+        PyErr_SetString(PyExc_TypeError, "expected an initialised CoreSpace");
+        return NULL;
+    }
+    if (((CoreSpace *)arg)->board != g->board) {
+        PyErr_SetString(PyExc_ValueError, "the CoreSpace is of another board");
+        return NULL;
+    }
+    return (CoreSpace *)arg;
+}
+
+/* The legal codes and their ids now, worked out once per decision (and per space). */
+static int env_legal(CoreGame *g, CoreSpace *sp) {
+    if (g->env_at == g->s.n_actions && g->env_space == sp) return 0;
+    Buf *legal = &g->env_legal;
+    legal->n = 0;
+    if (g->s.phase != PH_GAME_OVER && legal_actions(&g->s, &g->board->b, legal)) goto no_memory;
+    if (legal->n > g->env_cap) {
+        int *ids = (int *)realloc(g->env_ids, (size_t)legal->cap * sizeof(int));
+        if (ids == NULL) goto no_memory;
+        g->env_ids = ids;
+        g->env_cap = legal->cap;
+    }
+    legal_ids(&g->s, &sp->space, legal, g->env_ids);
+    for (int i = 0; i < legal->n; i++) {
+        if (g->env_ids[i] < 0) {
+            PyErr_Format(PyExc_RuntimeError, "the legal action code %llu has no action id",
+                         (unsigned long long)legal->v[i]);
+            return -1;
+        }
+    }
+    g->env_at = g->s.n_actions;
+    g->env_space = sp; /* compared by address only: a game holds no reference to it */
+    return 0;
+no_memory:
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* legal_ids(space): the legal action ids, in the engine's order (ActionSpace.legal_id_list's);
+ * empty once the game is over. */
+static PyObject *CoreGame_legal_ids(CoreGame *self, PyObject *arg) {
+    CoreSpace *sp = space_arg(self, arg);
+    if (sp == NULL || env_legal(self, sp)) return NULL;
+    return int_list(self->env_ids, self->env_legal.n);
+}
+
+/* apply_id(space, id): apply the legal action with this id; its code, or ValueError (and no
+ * change) when no legal action has it. */
+static PyObject *CoreGame_apply_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "apply_id(space, id) takes 2 arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    long id = PyLong_AsLong(args[1]);
+    if (id == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear(); /* beyond every id: not legal, as any other id no action has */
+        PyErr_SetString(PyExc_ValueError, "that action id is not legal now");
+        return NULL;
+    }
+    if (env_legal(self, sp)) return NULL;
+    for (int i = 0; i < self->env_legal.n; i++) {
+        if (self->env_ids[i] == id) {
+            uint64_t code = self->env_legal.v[i];
+            apply_action(&self->s, &self->board->b, code);
+            return PyLong_FromUnsignedLongLong(code);
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "action id %ld is not legal now", id);
+    return NULL;
+}
+
+static int writable(PyObject *obj, Py_buffer *view, const char *format, Py_ssize_t items, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (strcmp(view->format, format) != 0 || view->len != items * view->itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous '%s' array of %zd items", what, format, items);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* observe(space, seat, out): encode_view(state.view(seat)) written into out, a float32 array. */
+static PyObject *CoreGame_observe(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "observe(space, seat, out) takes 3 arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->s.players) {
+        PyErr_Format(PyExc_ValueError, "seat %ld is not a player of this game", seat);
+        return NULL;
+    }
+    Py_buffer out;
+    if (writable(args[2], &out, "f", sp->layout.size, "out")) return NULL;
+    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)out.buf);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+/* mask(space, out): out (an int8 array of every id) set to 1 for each legal id, else 0. */
+static PyObject *CoreGame_mask(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "mask(space, out) takes 2 arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL || env_legal(self, sp)) return NULL;
+    Py_buffer out;
+    if (writable(args[1], &out, "b", sp->space.size, "out")) return NULL;
+    int8_t *mask = (int8_t *)out.buf;
+    memset(mask, 0, (size_t)out.len);
+    for (int i = 0; i < self->env_legal.n; i++) mask[self->env_ids[i]] = 1;
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+/* end_rewards(win): each seat's reward for the finished game (rl/pettingzoo_env.py's end_rewards). */
+static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
+    int win = PyObject_IsTrue(arg);
+    if (win < 0) return NULL;
+    if (self->s.phase != PH_GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is not over");
+        return NULL;
+    }
+    Result r;
+    score(&self->s, &self->board->b, &r, 0);
+    int n = self->s.players;
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int p = 0; p < n; p++) {
+        double value;
+        if (win) {
+            value = -1.0;
+            for (int w = 0; w < r.n_winners; w++)
+                if (r.winners[w] == p) value = 1.0;
+        } else {
+            int best_other = INT32_MIN;
+            for (int q = 0; q < n; q++)
+                if (q != p && r.total[q] > best_other) best_other = r.total[q];
+            value = (double)(r.total[p] - best_other);
+        }
+        PyObject *item = PyFloat_FromDouble(value);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, p, item);
+    }
+    return out;
+}
+
+/* Whether obj is referred to by refs references only, and by no weak reference: then nothing
+ * outside the pool can reach it, and writing it again is unseen (the observation stays fresh for
+ * whoever gets it next). A type whose weak references this cannot see counts as shared. */
+static int recyclable(PyObject *obj, Py_ssize_t refs) {
+    if (Py_REFCNT(obj) != refs) return 0;
+    Py_ssize_t offset = Py_TYPE(obj)->tp_weaklistoffset;
+    if (offset == 0) return 1;
+    return offset > 0 && *(PyObject **)((char *)obj + offset) == NULL;
+}
+
+/* An array of size items of dtype for the pool's slot (a recycled one, else a fresh one made with
+ * numpy.empty, replacing the slot's), with its buffer. */
+static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, PyObject *size, PyObject *dtype,
+                              const char *format, Py_ssize_t items, Py_buffer *view) {
+    if (*slot != NULL && recyclable(*slot, refs)) {
+        if (writable(*slot, view, format, items, "a pooled array") == 0) return Py_NewRef(*slot);
+        PyErr_Clear(); /* made read-only or resized by its last holder: replaced below */
+    }
+    PyObject *call[2] = {size, dtype};
+    PyObject *array = PyObject_Vectorcall(sp->empty, call, 2, NULL);
+    if (array == NULL) return NULL;
+    if (writable(array, view, format, items, "numpy.empty's array") < 0) {
+        Py_DECREF(array);
+        return NULL;
+    }
+    Py_XSETREF(*slot, Py_NewRef(array));
+    return array;
+}
+
+/* observation(space, seat): {"observation": seat's vector, "action_mask": seat's legal ids} as
+ * float32 and int8 arrays that no one else holds (the PettingZoo form); the mask is all zero
+ * unless seat decides now. With only_vector true (a third argument), the vector alone.
+ * The arrays and dicts of earlier calls are written again once nothing else refers to them
+ * (making numpy arrays cost more than the rest of an environment's step). */
+static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 && nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "observation(space, seat[, only_vector]) takes 2 or 3 arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->s.players) {
+        PyErr_Format(PyExc_ValueError, "seat %ld is not a player of this game", seat);
+        return NULL;
+    }
+    int only_vector = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
+    if (only_vector < 0) return NULL;
+    int decides = self->s.phase != PH_GAME_OVER && self->s.current == seat;
+    if (decides && !only_vector && env_legal(self, sp)) return NULL;
+    Py_buffer obs_view, mask_view;
+    if (only_vector) {
+        int at = -1;
+        for (int i = 0; i < POOL && at < 0; i++)
+            if (sp->lone[i] != NULL && recyclable(sp->lone[i], 1)) at = i;
+        if (at < 0) at = sp->next_lone = (sp->next_lone + 1) % POOL;
+        PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_view);
+        if (obs == NULL) return NULL;
+        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
+        PyBuffer_Release(&obs_view);
+        return obs;
+    }
+    /* A dict of the pool that only the pool holds, still holding the pool's two arrays. */
+    int at = -1;
+    for (int i = 0; i < POOL && at < 0; i++) {
+        PyObject *d = sp->dicts[i];
+        if (d != NULL && recyclable(d, 1) && PyDict_GET_SIZE(d) == 2 &&
+            PyDict_GetItemWithError(d, key_observation) == sp->vectors[i] &&
+            PyDict_GetItemWithError(d, key_action_mask) == sp->masks[i])
+            at = i;
+    }
+    if (at < 0) {
+        if (PyErr_Occurred()) return NULL;
+        at = sp->next_dict = (sp->next_dict + 1) % POOL;
+        PyObject *fresh = PyDict_New();
+        if (fresh == NULL) return NULL;
+        Py_XSETREF(sp->dicts[at], fresh);
+    }
+    PyObject *out = sp->dicts[at];
+    /* Each array is recycled where only the pool and this dict hold it. */
+    Py_ssize_t refs = PyDict_GetItemWithError(out, key_observation) == sp->vectors[at] ? 2 : 1;
+    PyObject *obs = pooled_array(sp, &sp->vectors[at], refs, sp->obs_size, sp->float32, "f", sp->layout.size,
+                                 &obs_view);
+    if (obs == NULL) return NULL;
+    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
+    PyBuffer_Release(&obs_view);
+    refs = PyDict_GetItemWithError(out, key_action_mask) == sp->masks[at] ? 2 : 1;
+    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_view);
+    if (mask == NULL) {
+        Py_DECREF(obs);
+        return NULL;
+    }
+    int8_t *cells = (int8_t *)mask_view.buf;
+    memset(cells, 0, (size_t)mask_view.len);
+    if (decides)
+        for (int i = 0; i < self->env_legal.n; i++) cells[self->env_ids[i]] = 1;
+    PyBuffer_Release(&mask_view);
+    int failed = PyDict_SetItem(out, key_observation, obs) < 0 || PyDict_SetItem(out, key_action_mask, mask) < 0;
+    Py_DECREF(obs);
+    Py_DECREF(mask);
+    return failed ? NULL : Py_NewRef(out);
+}

@@ -1,0 +1,253 @@
+"""The environments on the compiled core and on the Python engine play the same games: every
+observation, mask, reward and info is identical, and the core's observations hide what the
+engine's do. (The API checks run on the core here and on the fallback in test_pure_python.py.)"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+from ttr_nordic import fast
+from ttr_nordic.ai.base import RandomAgent
+from ttr_nordic.engine import GameState
+from ttr_nordic.rl import IdPolicy, aec_env, encode_view, parallel_env
+from ttr_nordic.rl.core_game import CoreEnvGame, core_space
+
+pytestmark = pytest.mark.skipif(not fast.AVAILABLE, reason="the compiled core is not built or is turned off")
+
+
+def as_bytes(obs: Any) -> bytes:
+    """An observation (a dict of arrays or one array) as bytes, dtype and shape included."""
+    if isinstance(obs, dict):
+        return b"|".join(as_bytes(obs[key]) for key in sorted(obs))
+    return f"{obs.dtype}{obs.shape}".encode() + obs.tobytes()
+
+
+def aec_game(compiled: bool, players: int, seed: int) -> list[object]:
+    env = aec_env(players=players, reward="win" if seed % 2 else "margin", compiled=compiled)
+    assert env.compiled is compiled
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    record: list[object] = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        # Every agent's observation, not only the one to act.
+        seen = [as_bytes(env.observe(other)) for other in env.possible_agents]
+        record.append((agent, as_bytes(obs), reward, term, trunc, info, seen, as_bytes(env.action_mask(agent))))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        if rng.random() < 0.02:
+            with pytest.raises(ValueError, match="not legal now"):
+                env.step(next(i for i in range(env.unwrapped.space.size) if i not in legal))
+        env.step(rng.choice(legal))
+    state = env.unwrapped.state
+    assert state is not None and state.is_over
+    record.append((state.history, env.render()))
+    return record
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_aec_environment_plays_the_same_game_on_both(players: int) -> None:
+    for seed in (players, players + 1):
+        core, python = aec_game(True, players, seed), aec_game(False, players, seed)
+        assert len(core) > 100
+        assert core == python
+
+
+def parallel_game(compiled: bool, seed: int) -> list[object]:
+    env = parallel_env(players=3, max_cycles=250, compiled=compiled)
+    obs, infos = env.reset(seed=seed)
+    rng = random.Random(seed)
+    record: list[object] = [sorted((a, as_bytes(o)) for a, o in obs.items()), infos]
+    while env.agents:
+        mover = env.agent_to_move
+        assert mover is not None
+        legal = np.flatnonzero(obs[mover]["action_mask"]).tolist()
+        # Now and then an id the mask forbids (skipped: the same agent decides again), or one beyond every id.
+        chosen = rng.choice([*legal, 6400 * len(legal), 10**30]) if rng.random() < 0.1 else rng.choice(legal)
+        obs, rewards, terms, truncs, infos = env.step(dict.fromkeys(env.agents, chosen))
+        record.append((sorted((a, as_bytes(o)) for a, o in obs.items()), rewards, terms, truncs, infos))
+    assert env.state is not None
+    record.append(env.state.history)
+    return record
+
+
+def test_the_parallel_environment_plays_the_same_game_on_both() -> None:
+    core, python = parallel_game(True, 8), parallel_game(False, 8)
+    assert len(core) > 200
+    assert core == python
+
+
+def first_legal(obs: np.ndarray, mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+GYM_CASES: list[tuple[Callable[[], list[Any]], dict[str, Any]]] = [
+    (lambda: ["random"], {"reward": "win"}),
+    (lambda: ["route_focus"], {}),
+    (lambda: ["random", "hard"], {"seat": None, "info_view": True}),
+    (lambda: [IdPolicy(first_legal), RandomAgent(seed=3)], {"seat": 2, "flat": True}),
+]
+
+
+def gym_games(compiled: bool, opponents: Callable[[], list[Any]], options: dict[str, Any], seed: int) -> list[object]:
+    env = gymnasium.make("TTRNordic-v0", opponents=opponents(), compiled=compiled, **options).unwrapped
+    rng = random.Random(seed)
+    record: list[object] = []
+    for episode in range(2):
+        obs, info = env.reset(seed=seed if episode == 0 else None)
+        assert (env._core is not None) is compiled  # every opponent here is one the core plays
+        record.append((as_bytes(obs), {k: v for k, v in info.items() if k != "view"}, env.actions_played))
+        done = False
+        while not done:
+            if "view" in info:  # the engine's step view, replayed on the core
+                assert np.array_equal(obs["observation"] if isinstance(obs, dict) else obs, encode_view(info["view"]))
+            mask = env.action_masks()
+            legal = np.flatnonzero(mask).tolist()
+            obs, reward, done, truncated, info = env.step(rng.choice(legal))
+            step_info = {k: v for k, v in info.items() if k != "view"}
+            record.append((as_bytes(obs), reward, done, truncated, step_info, as_bytes(mask), env.actions_played))
+        assert env.state is not None
+        record.append((env.state.history, env.render()))
+    return record
+
+
+@pytest.mark.parametrize("case", range(len(GYM_CASES)))
+def test_the_gymnasium_environment_plays_the_same_games_on_both(case: int) -> None:
+    opponents, options = GYM_CASES[case]
+    core, python = gym_games(True, opponents, options, case), gym_games(False, opponents, options, case)
+    assert len(core) > 60
+    assert core == python
+
+
+def test_gymnasium_ends_an_episode_on_an_illegal_id_alike_on_both() -> None:
+    results = []
+    for compiled in (True, False):
+        env = gymnasium.make("TTRNordic-v0", opponents=["random"], compiled=compiled).unwrapped
+        obs, _info = env.reset(seed=12)
+        forbidden = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+        obs, reward, done, _truncated, info = env.step(forbidden)
+        assert env.state is None and done and reward == -1.0
+        with pytest.raises(RuntimeError, match="reset"):
+            env.step(forbidden)
+        results.append((as_bytes(obs), info))
+    assert results[0] == results[1]
+
+
+def test_opponents_that_read_views_keep_the_episode_on_the_engine() -> None:
+    env = gymnasium.make("TTRNordic-v0", opponents=["one_step"]).unwrapped
+    env.reset(seed=1)
+    assert env.compiled and env._core is None and env.state is not None
+
+
+def test_the_core_observation_hides_what_the_seat_may_not_see() -> None:
+    """Re-deal what a seat cannot see (the others' hands, tickets and offers, the piles' order),
+    move the re-dealt game into the core: the seat's observation there is unchanged."""
+    rng = random.Random(5)
+    space = core_space()
+    checked = 0
+    for seed in (1, 2):
+        game = CoreEnvGame(players=2 + seed % 2, seed=seed, first_player=0)
+        while not game.game.is_over:
+            if rng.random() < 0.15:
+                state = game.engine_state()
+                for seat in range(state.num_players):
+                    redealt = state.view(seat, log=False).determinize(rng)
+                    moved = fast.FastGame.from_state(redealt).core
+                    assert np.array_equal(moved.observation(space, seat, True), game.observe(seat))
+                    checked += 1
+            game.apply_id(rng.choice(game.legal_ids()))
+    assert checked > 40
+
+
+def test_the_engine_state_is_replayed_and_kept() -> None:
+    game = CoreEnvGame(players=3, seed=4, first_player=2)
+    rng = random.Random(4)
+    for _ in range(30):
+        game.apply_id(rng.choice(game.legal_ids()))
+    state = game.engine_state()
+    assert game.engine_state() is state
+    expected = GameState.new(players=3, seed=4, first_player=2)
+    for action in state.history:
+        expected.apply(action)
+    assert fast.state_fields(state) == fast.state_fields(expected) == game.game.state()
+    game.apply_id(game.legal_ids()[0])
+    assert game.engine_state() is state and len(state.history) == 31
+    with pytest.raises(ValueError, match="not legal now"):
+        game.apply_id(-1)
+    assert game.game.actions == 31
+
+
+def test_bad_arguments_raise_and_change_nothing() -> None:
+    game = CoreEnvGame(players=2, seed=3, first_player=0)
+    with pytest.raises(ValueError, match="seat 2"):
+        game.game.observation(game.space, 2)
+    with pytest.raises(TypeError, match="CoreSpace"):
+        game.game.legal_ids(object())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="510 items"):
+        game.game.observe(game.space, 0, np.zeros(10, dtype=np.float32))
+    assert game.game.actions == 0 and game.codes == []
+
+
+def test_recycled_observations_are_never_ones_still_held() -> None:
+    """The core's observation arrays are written again only once nothing refers to them: what a
+    learner keeps (the dict, one array, a view of it, a weak reference) never changes."""
+    import weakref
+
+    env = aec_env(players=3, compiled=True)
+    env.reset(seed=9)
+    rng = random.Random(9)
+    kept: list[tuple[object, bytes]] = []
+    for step in range(300):
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            break
+        hold = step % 5
+        if hold == 1:
+            kept.append((obs, as_bytes(obs)))
+        elif hold == 2:
+            kept.append((obs["action_mask"], as_bytes(obs["action_mask"])))
+        elif hold == 3:
+            view = obs["observation"][:300]
+            kept.append((view, as_bytes(view)))
+        elif hold == 4:
+            vector = obs["observation"]
+            kept.append((weakref.ref(vector), as_bytes(vector)))
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        del obs
+        env.step(rng.choice(legal))
+    assert len(kept) > 200
+    for held, before in kept:
+        if isinstance(held, weakref.ref):
+            held = held()  # gone once the pool let it go, else untouched
+            if held is None:
+                continue
+        assert as_bytes(held) == before
+    # Dropped observations were recycled: fewer arrays than observations were made.
+    seen = {id(env.last()[0]["observation"]) for _ in range(20)}
+    assert len(seen) < 20
+
+
+def test_a_copied_gymnasium_environment_goes_on_alike() -> None:
+    """``copy.deepcopy`` of an episode on the core (Route Focus in the core included) plays on as the original."""
+    import copy
+
+    env = gymnasium.make("TTRNordic-v0", opponents=["route_focus", "random"], compiled=True).unwrapped
+    obs, _info = env.reset(seed=21)
+    assert env._core is not None
+    twin = copy.deepcopy(env)
+    rng = random.Random(21)
+    for _ in range(60):
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        obs, reward, done, _truncated, _info = env.step(action)
+        twin_obs, twin_reward, twin_done, _truncated, _info = twin.step(action)
+        assert as_bytes(obs) == as_bytes(twin_obs) and (reward, done) == (twin_reward, twin_done)
+        if done:
+            break
