@@ -31,7 +31,7 @@ from ..web import STATIC
 from ..web.i18n import LANGUAGES, catalogue
 from .access import may_read_record
 from .serialize import board_json as serialize_board
-from .serialize import serialize_result, serialize_view
+from .serialize import serialize_log_entry, serialize_result, serialize_view
 
 JSON = dict[str, Any]
 
@@ -89,6 +89,7 @@ def chances_json(state: GameState, actions: list[str]) -> JSON:
                 "after": round(m.after, 4),
                 "until": m.until,
                 "text": log[m.step - 1].text,
+                "entry": serialize_log_entry(log[m.step - 1]),
             }
             for m in key_moments(chances, movers=curve.movers, keeps=curve.keeps)
         ],
