@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from typing import Any
 
 from playwright.sync_api import expect
@@ -94,9 +95,30 @@ def test_the_start_and_a_normal_turn_have_no_untranslated_text(page: Any, reques
     assert requests_seen.errors == []
 
 
+def folded(ways: list[str]) -> list[str]:
+    """The payments the claim dialog folds away (as js/payments.js splitPayments): those of which
+    another offer pays a part, or which spend more locomotives for no more cards."""
+
+    def within(q: Counter[str], p: Counter[str]) -> bool:
+        return all(p[card] >= k for card, k in q.items())
+
+    return [
+        p
+        for p in ways
+        if any(
+            q != p
+            and (
+                (len(q) < len(p) and within(Counter(q), Counter(p)))
+                or (len(q) <= len(p) and q.count("L") < p.count("L"))
+            )
+            for q in ways
+        )
+    ]
+
+
 def claim_with_other_payments(base_url: str, page: Any) -> tuple[str, str, str]:
     """A pass-and-play game where both seats draw cards until the seat to move may claim a route
-    both with and without a locomotive of the same count (so the dialog folds some payments away);
+    in ways of which the claim dialog folds some away;
     returns the game, its token and that route's code."""
     created = page.request.post("/api/games", data={"mode": "hotseat", "seats": [{"name": "Ola"}, {"name": "Kari"}]})
     data = created.json()
@@ -113,7 +135,7 @@ def claim_with_other_payments(base_url: str, page: Any) -> tuple[str, str, str]:
                 if action.startswith("C "):
                     payments.setdefault(action.split()[1], []).append(action.split()[2])
             for code, ways in payments.items():
-                if any("L" in w for w in ways) and any("L" not in w for w in ways):
+                if folded(ways):
                     return game_id, token, code
             keeps = [a for a in legal if a.startswith("K")]
             draws = [a for a in legal if a == "B" or a.startswith("F")]

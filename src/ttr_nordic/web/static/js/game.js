@@ -20,7 +20,7 @@ import {
   swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, levelName, playerName,
   scoringTable, toast,
 } from "./ui.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { colourName, logLine, phaseText, routeSize } from "./words.js";
 
 const LETTER_COLOR = Object.fromEntries(Object.entries(CARD_LETTERS).map(([c, l]) => [l, c]));
@@ -237,7 +237,8 @@ export async function gamePage(app, gameId, token) {
   // The server's error in the page's language when its code is known (the code stays for reports).
   const ERROR_CODES = ["BAD_ACTION", "STALE", "NOT_YOUR_SEAT", "BAD_TOKEN", "GAME_NOT_FOUND", "RATE_LIMITED", "HINTS_OFF",
     "HINT_BUSY", "HINT_FAILED", "NO_DECISION", "SEAT_HANDED_OVER", "WAITING_FOR_ACCOUNTS", "NOT_CREATOR", "STORAGE_ERROR"];
-  const errorText = (m) => (ERROR_CODES.includes(m.code) ? `${t(`game.error_${m.code}`)} (${m.code})`
+  // In English the server's own words stay: a refused move's message names the engine's reason.
+  const errorText = (m) => (ERROR_CODES.includes(m.code) && language() !== "en" ? `${t(`game.error_${m.code}`)} (${m.code})`
     : `${m.message}${m.code ? ` (${m.code})` : ""}`);
 
   function closeDialog() { if (openDialog) { openDialog.close(); openDialog = null; } }
