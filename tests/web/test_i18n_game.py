@@ -220,6 +220,29 @@ def test_the_spectators_page_is_translated(browser: Any, browser_context_args: d
             context.close()
 
 
+def test_a_players_clocks_and_chat_are_translated(page: Any, requests_seen: RequestLog) -> None:
+    seats = [{"kind": "human", "name": "Ola"}, {"kind": "human", "name": "Kari"}]
+    created = page.request.post(
+        "/api/games",
+        data={
+            "mode": "online",
+            "seats": seats,
+            "time_control": {"kind": "realtime", "per_move_s": 90, "reserve_s": 300},
+        },
+    )
+    data = created.json()
+    game_id, token = data["game"]["id"], data["invites"][0]["token"]
+    use_pseudo_language(page)
+    page.goto(f"/play/{game_id}?seat={token}")
+    wait_state(page)
+    expect(page.locator("#clocks")).to_be_visible()
+    expect(page.locator("#clocks .clock-rule")).to_contain_text("⟦")
+    page.locator(".chat-phrase[data-phrase=gg]").dispatch_event("click")
+    expect(page.locator("#chat-list")).to_contain_text("Good game")  # the message as written: the player's words
+    assert left_out(page, "#clocks", "#chat") == []
+    assert requests_seen.errors == []
+
+
 def test_a_german_game_reads_german(browser: Any, browser_context_args: dict[str, Any]) -> None:
     context = browser.new_context(**{**browser_context_args, "locale": "de-DE"})
     try:
