@@ -16,7 +16,8 @@ from typing import Any
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from ttr_nordic.engine import load_board
+from ttr_nordic.engine import GameState, load_board
+from ttr_nordic.server.serialize import board_json, serialize_log_entry
 from ttr_nordic.web.i18n import translate
 
 from .conftest import RequestLog, shot
@@ -241,6 +242,37 @@ def test_a_players_clocks_and_chat_are_translated(page: Any, requests_seen: Requ
     expect(page.locator("#chat-list")).to_contain_text("Good game")  # the message as written: the player's words
     assert left_out(page, "#clocks", "#chat") == []
     assert requests_seen.errors == []
+
+
+# Each entry worded by the page (js/words.js) next to the engine's own English line.
+WORDED = """async (entries) => {
+  const { logLine } = await import("/static/js/words.js");
+  const board = await (await fetch("/api/board")).json();
+  return entries.map((e) => [logLine(e, board, []), e.text]);
+}"""
+
+
+def test_the_english_page_words_every_log_line_as_the_engine_does(page: Any) -> None:
+    entries = []
+    for seed in range(6):
+        state = GameState.new(players=2 + seed % 2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(120 if seed % 2 else 10_000):  # the odd seeds stop part-way: others' moves hidden
+            if state.is_over:
+                break
+            legal = state.legal_action_list()
+            claims = [a for a in legal if a.notation().startswith(("C ", "X "))]
+            state.apply(rng.choice(claims if claims and rng.random() < 0.7 else legal))
+        for seat in range(state.num_players):
+            entries += [serialize_log_entry(e) for e in state.view(seat).log]
+    assert board_json(load_board())["tickets"][3]["id"] == 3  # the page finds a ticket by its id
+    page.goto("/")
+    worded = page.evaluate(WORDED, entries)
+    assert {kind for kind in (e["kind"] for e in entries)} >= {"keep", "claim", "tunnel", "draw_blind"}
+    # The one change: the page says "2 locomotives" where the engine's record line says "2 locomotive".
+    plural = re.compile(r"\b([2-9]|\d\d+) locomotive\b")
+    assert [mine for mine, engine in worded if mine != plural.sub(r"\1 locomotives", engine)] == []
+    assert any("2 locomotives" in mine for mine, _ in worded)
 
 
 def test_a_german_game_reads_german(browser: Any, browser_context_args: dict[str, Any]) -> None:
