@@ -313,3 +313,18 @@ def test_a_german_game_reads_german(browser: Any, browser_context_args: dict[str
             shot(page, f"i18n-de-turn-{width}x{height}")
     finally:
         context.close()
+
+
+def test_a_refusal_is_worded_in_the_pages_language(browser: Any, browser_context_args: dict[str, Any]) -> None:
+    for locale, code in (("de-DE", "de"), ("en-US", "en")):
+        context = browser.new_context(**{**browser_context_args, "locale": locale})
+        try:
+            page = context.new_page()
+            game_id, _ = create(page, "hotseat", [{"name": "Ola"}, {"name": "Kari"}])
+            page.goto(f"/watch/{game_id}")  # not a lobby game: nobody may watch it
+            expect(page.locator(".fatal h1")).to_have_text(translate(code, "game.cannotWatch"))
+            server_words = "only games started from the lobby can be watched"
+            expected = server_words if code == "en" else translate(code, "game.error_NOT_PUBLIC")
+            expect(page.locator(".fatal p")).to_have_text(expected)
+        finally:
+            context.close()

@@ -4,7 +4,7 @@
 // totals counting up. Skippable (Skip, Escape), shown once per game. Completion and points come
 // from the server's result; the path drawn is only a picture of it (a search over the player's
 // claimed routes).
-import { api, el, playerName, PLAYER_COLORS, swatch, toast } from "./ui.js";
+import { api, el, errorMessage, playerName, PLAYER_COLORS, swatch, toast } from "./ui.js";
 import { rememberGame } from "./mygames.js";
 import { play } from "./sound.js";
 import { t } from "./i18n.js";
@@ -209,7 +209,7 @@ export function rematchButton(summary) {
       location.href = data.invites[0].path;
     } catch (err) {
       button.disabled = false;
-      toast(`${t("ceremony.rematchFailed")}: ${err.message}`);
+      toast(`${t("ceremony.rematchFailed")}: ${errorMessage(err)}`);
     }
   });
   return button;

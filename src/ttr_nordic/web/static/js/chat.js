@@ -1,7 +1,7 @@
 // Chat at a game's table: players write (up to 300 characters, or a quick phrase), players and
 // spectators read. Every message is put in the page as text, never as markup. A reader may
 // mute a seat; the choice is kept in this browser (per game and seat).
-import { api, el, toast } from "./ui.js";
+import { api, el, errorMessage, toast } from "./ui.js";
 import { t } from "./i18n.js";
 
 const MUTED_KEY = "ttr-chat-muted"; // {gameId: [seat, ...]}
@@ -49,7 +49,7 @@ export function chatPanel(gameId, token = "") {
         headers: { "Content-Type": "application/json", ...headers } });
       await poll();
       return true;
-    } catch (err) { toast(err.message); return false; }
+    } catch (err) { toast(errorMessage(err)); return false; }
   }
 
   function draw() {

@@ -17,10 +17,10 @@ import { soundCues, volumeControl } from "./sound.js";
 import { ceremonySeen, rematchButton, runCeremony } from "./ceremony.js";
 import { makeClockPanel } from "./clock.js";
 import {
-  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, levelName, playerName,
+  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, errorMessage, keyActivate, levelName, playerName,
   scoringTable, toast,
 } from "./ui.js";
-import { language, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { colourName, logLine, phaseText, routeSize } from "./words.js";
 
 const LETTER_COLOR = Object.fromEntries(Object.entries(CARD_LETTERS).map(([c, l]) => [l, c]));
@@ -41,7 +41,7 @@ export async function gamePage(app, gameId, token) {
     [data, summary] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}`)]);
   } catch (err) {
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: t("game.notFound") }),
-      el("p", { text: err.message }), el("a", { href: "/", text: t("game.backToStart") })));
+      el("p", { text: errorMessage(err) }), el("a", { href: "/", text: t("game.backToStart") })));
     return;
   }
   const board = data.board;
@@ -235,11 +235,7 @@ export async function gamePage(app, gameId, token) {
 
   const named = (entry) => logLine(entry, board, seats());
   // The server's error in the page's language when its code is known (the code stays for reports).
-  const ERROR_CODES = ["BAD_ACTION", "STALE", "NOT_YOUR_SEAT", "BAD_TOKEN", "GAME_NOT_FOUND", "RATE_LIMITED", "HINTS_OFF",
-    "HINT_BUSY", "HINT_FAILED", "NO_DECISION", "SEAT_HANDED_OVER", "WAITING_FOR_ACCOUNTS", "NOT_CREATOR", "STORAGE_ERROR"];
-  // In English the server's own words stay: a refused move's message names the engine's reason.
-  const errorText = (m) => (ERROR_CODES.includes(m.code) && language() !== "en" ? `${t(`game.error_${m.code}`)} (${m.code})`
-    : `${m.message}${m.code ? ` (${m.code})` : ""}`);
+  const errorText = (m) => `${errorMessage(m)}${m.code ? ` (${m.code})` : ""}`;
 
   function closeDialog() { if (openDialog) { openDialog.close(); openDialog = null; } }
   function showDialog(key, make) {

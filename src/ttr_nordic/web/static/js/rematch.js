@@ -1,7 +1,7 @@
 // "Rematch?" in the final dialog of a game between people: a player offers (accepts), the
 // others see the offer, and when every seat has accepted each page opens the new game with
 // the same seat token (the server gave the new seats the old seats' tokens).
-import { api, el, playerName, toast } from "./ui.js";
+import { api, el, errorMessage, playerName, toast } from "./ui.js";
 import { list, t } from "./i18n.js";
 import { rememberGame } from "./mygames.js";
 
@@ -41,7 +41,7 @@ export function rematchOffer(gameId, token, dialogNode) {
     try {
       button.disabled = true;
       show(await api(path, { method: "POST", headers }));
-    } catch (err) { toast(err.message); button.disabled = false; }
+    } catch (err) { toast(errorMessage(err)); button.disabled = false; }
   });
   api(`/api/games/${encodeURIComponent(gameId)}`).then((s) => { seats = s.seats; }).catch(() => {});
   poll();

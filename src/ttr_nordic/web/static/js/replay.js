@@ -2,7 +2,8 @@
 import { buildMap, loadMapData } from "./map.js";
 import { paymentChips } from "./game.js";
 import { withToken } from "./mygames.js";
-import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, playerName, scoringTable, svg, toast } from "./ui.js";
+import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, errorMessage, playerName, scoringTable, svg,
+  toast } from "./ui.js";
 import { num, t } from "./i18n.js";
 import { logLine } from "./words.js";
 
@@ -14,7 +15,7 @@ export async function replayPage(app, gameId) {
   try {
     [data, first] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
   } catch (err) {
-    const why = err.code === "TOKEN_REQUIRED" ? t("replay.playersOnly") : err.message;
+    const why = err.code === "TOKEN_REQUIRED" ? t("replay.playersOnly") : errorMessage(err);
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: t("replay.none") }), el("p", { text: why }),
       el("a", { href: "/", text: t("game.backToStart") })));
     return;
@@ -126,7 +127,7 @@ export async function replayPage(app, gameId) {
     let s = cache.get(target);
     if (!s) {
       try { s = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${target}`, withToken(gameId)); }
-      catch (err) { toast(err.message); if (ticket === pending) wanted = step; return; }
+      catch (err) { toast(errorMessage(err)); if (ticket === pending) wanted = step; return; }
       cache.set(target, s);
     }
     if (ticket !== pending) return;

@@ -1,7 +1,7 @@
 // Shared helpers: element building, card colours and letters, toasts, dialogs, scoring table.
 // The cards' pictures (CSS images drawn by art.js, shown by art.css) are installed on import.
 import "./art.js";
-import { list, t } from "./i18n.js";
+import { language, list, t } from "./i18n.js";
 
 export const CARD_COLORS = {
   purple: "#8e44ad", white: "#f5f5f0", blue: "#2a6fdb", yellow: "#f2c500", orange: "#f28c28",
@@ -76,6 +76,23 @@ export async function api(path, options = {}) {
     throw Object.assign(new Error(err.message || t("game.requestFailed", { status: response.status })), { code: err.code });
   }
   return data;
+}
+
+// The server's error codes the game's pages word in the page's language (game.error_<CODE>).
+const ERROR_CODES = new Set(["BAD_ACTION", "STALE", "NOT_YOUR_SEAT", "BAD_TOKEN", "GAME_NOT_FOUND", "RATE_LIMITED",
+  "HINTS_OFF", "HINT_BUSY", "HINT_FAILED", "NO_DECISION", "SEAT_HANDED_OVER", "WAITING_FOR_ACCOUNTS", "NOT_CREATOR",
+  "STORAGE_ERROR", "NOT_PUBLIC", "CHAT_TOO_FAST", "CHAT_FULL", "PLAYERS_ONLY"]);
+
+/**
+ * An error from the server ({code, message}: an API error or a WebSocket "error") in the page's
+ * language: a known code's message from the catalogue, else the server's own words. English keeps
+ * the server's words (a refused move's message names the engine's reason).
+ *
+ *   errorMessage({ code: "CHAT_FULL", message: "this game's chat holds at most 500 messages" })
+ *   -> "der Chat dieser Partie ist voll" (German)
+ */
+export function errorMessage(err) {
+  return err && ERROR_CODES.has(err.code) && language() !== "en" ? t(`game.error_${err.code}`) : (err && err.message) || "";
 }
 
 /** Activate on Enter/Space for a non-button focusable element. */

@@ -1,6 +1,6 @@
 // Watching a public game (/watch/{id}): the board, the players' public counts, the log, and the
 // players' chat, from the spectator's socket (the engine's public view: no hand, no ticket).
-import { api, el, playerName, swatch } from "./ui.js";
+import { api, el, errorMessage, playerName, swatch } from "./ui.js";
 import { buildMap, loadMapData } from "./map.js";
 import { chatPanel } from "./chat.js";
 import { t } from "./i18n.js";
@@ -15,7 +15,7 @@ export async function watchPage(app, gameId) {
     [data, summary] = await Promise.all([loadMapData(), api(`/api/games/${encodeURIComponent(gameId)}/watch`)]);
   } catch (err) {
     app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: t("game.cannotWatch") }),
-      el("p", { text: err.message }), el("a", { href: "/lobby", text: t("game.backToLobby") })));
+      el("p", { text: errorMessage(err) }), el("a", { href: "/lobby", text: t("game.backToLobby") })));
     return;
   }
   const seats = summary.game.seats;
@@ -55,7 +55,7 @@ export async function watchPage(app, gameId) {
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
       if (m.type === "public") { retry = 0; m.view.actions = m.actions; render(m.view); }
-      else if (m.type === "error") status.textContent = m.message;
+      else if (m.type === "error") status.textContent = errorMessage(m);
     };
     ws.onclose = () => { if (document.body.contains(status) && retry < 10) setTimeout(connect, 1000 * ++retry); };
   }
