@@ -10,7 +10,7 @@ from ttr_nordic.engine import GameState, PlayerView
 from ttr_nordic.server.serialize import action_label, serialize_legal, serialize_view
 
 #: Keys computed from the view alone (documented in serialize_view).
-DERIVED = {"is_my_turn", "phase_text", "claimed_routes"}
+DERIVED = {"is_my_turn", "phase_text", "phase_args", "claimed_routes"}
 
 
 def _played(seed: int, actions: int, players: int = 3) -> GameState:

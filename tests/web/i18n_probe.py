@@ -19,7 +19,8 @@ from ttr_nordic.web.i18n import Message, catalogue
 
 OPEN, CLOSE = "⟦", "⟧"
 WORD = re.compile(r"[^\W\d_]{2,}")
-MARKED = re.compile(f"{OPEN}[^{CLOSE}]*{CLOSE}")
+# The innermost marked message: a message may hold another (a name written by the catalogues).
+MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 
 
 def _wrap(message: Message) -> Message:
@@ -76,7 +77,9 @@ def untranslated(page: Any, names: tuple[str, ...] = (), root: str = "body") -> 
     words to translate."""
     found: list[str] = []
     for text in page.evaluate(_COLLECT, root):
-        rest = MARKED.sub(" ", text)
+        rest, marked = text, 1
+        while marked:
+            rest, marked = MARKED.subn(" ", rest)
         for name in (*names, *board_names()):
             rest = rest.replace(name, " ")
         if WORD.search(rest) and text not in found:

@@ -36,7 +36,7 @@ from ..web.i18n import LANGUAGES, catalogue
 from .access import may_read_record
 from .live import parse_for
 from .serialize import board_json as serialize_board
-from .serialize import serialize_result, serialize_view
+from .serialize import serialize_log_entry, serialize_result, serialize_view
 from .variants import describe, shipped
 
 JSON = dict[str, Any]
@@ -117,6 +117,7 @@ def chances_json(state: GameState, actions: list[str]) -> JSON:
                 "after": round(m.after, 4),
                 "until": m.until,
                 "text": log[m.step - 1].text,
+                "entry": serialize_log_entry(log[m.step - 1]),
             }
             for m in key_moments(chances, movers=curve.movers, keeps=curve.keeps)
         ],

@@ -13,6 +13,7 @@ carry their ids, codes and names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -241,20 +242,76 @@ def board_json(board: Board, name: str = "Nordic Countries") -> JSON:
     }
 
 
+# What a log line is, for a page that writes it in its own language: the notation's first word
+# (kept when the seat may see the move), else the engine's wording of the two hidden moves.
+_LOG_KINDS: dict[str, str] = {
+    "B": "draw_blind",
+    "T": "draw_tickets",
+    "K": "keep",
+    "C": "claim",
+    "X": "pay_extra",
+    "decline": "decline",
+    "pass": "pass",
+}
+_KEPT = re.compile(r"\bkept (\d+) tickets?\b")
+
+
+def log_entry_kind(entry: PublicLogEntry) -> tuple[str, int | None, bool]:
+    """``(kind, tickets kept, tunnel claimed)`` of a log line: ``kind`` is one of ``draw_blind``,
+    ``draw_faceup``, ``draw_tickets``, ``keep``, ``claim``, ``tunnel``, ``pay_extra``, ``decline``
+    and ``pass``; the count is that of a ``keep``; the flag says a ``tunnel`` try claimed the route.
+
+    >>> from ttr_nordic.engine import GameState
+    >>> state = GameState.new(players=2, seed=3)
+    >>> state.apply(next(iter(state.legal_actions())))  # seat 0 keeps all five tickets
+    >>> log_entry_kind(state.view(0).log[0]), log_entry_kind(state.view(1).log[0])
+    (('keep', 5, False), ('keep', 5, False))
+    """
+    notation = entry.notation
+    if notation is None:  # another seat's blind draw or ticket choice: only the wording tells which
+        kept = _KEPT.search(entry.text)
+        return ("keep", int(kept.group(1)), False) if kept else ("draw_blind", None, False)
+    head = notation.split(" ", 1)[0]
+    if head == "K":
+        return "keep", len(notation.split()) - 1, False
+    if head == "C" and " tried tunnel " in entry.text:
+        return "tunnel", None, entry.text.endswith("and claimed it")
+    if head.startswith("F"):
+        return "draw_faceup", None, False
+    return _LOG_KINDS[head], None, False
+
+
 def serialize_log_entry(entry: PublicLogEntry) -> JSON:
-    """One line of a view's log."""
+    """One line of a view's log: the engine's English ``text`` (for records and the terminal) and
+    what a page needs to write it in another language: ``kind`` (see :func:`log_entry_kind`),
+    ``kept`` (tickets kept, also when hidden) and ``claimed`` (a tunnel try that claimed); the
+    route, the cards paid and the tickets kept are in ``notation`` when the seat may see them."""
+    kind, kept, claimed = log_entry_kind(entry)
     return {
         "player": entry.player,
         "text": entry.text,
         "notation": entry.notation,
         "card": _card(entry.card),
         "revealed": [_card(c) for c in entry.revealed],
+        "kind": kind,
+        "kept": kept,
+        "claimed": claimed,
     }
+
+
+def _phase_kept(view: PlayerView) -> int | None:
+    """The least number of tickets to keep in a ticket-choosing phase (the variant's), else None."""
+    if view.phase.name == "INITIAL_TICKETS":
+        return view.variant.initial_tickets_kept
+    if view.phase.name == "KEEP_TICKETS":
+        return view.variant.tickets_kept
+    return None
 
 
 def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
     """``view`` as a JSON-safe dict: one key per :class:`PlayerView` field but the board (plus
-    ``is_my_turn``, ``phase_text`` and ``claimed_routes``, which are computed from the view alone);
+    ``is_my_turn``, ``phase_text``, ``phase_args`` and ``claimed_routes``, which are computed from the
+    view alone; ``phase_args`` holds the phase's numbers, for a page that words it in its own language);
     ``variant`` holds the rules in force (name and numbers).
 
     With ``log_start`` the ``log`` holds only the entries from that index on (a client that
@@ -270,6 +327,7 @@ def serialize_view(view: PlayerView, log_start: int = 0) -> JSON:
         "current": view.current,
         "phase": view.phase.name,
         "phase_text": view.phase.text(view.variant),
+        "phase_args": {"kept": _phase_kept(view)},
         "is_my_turn": view.is_my_turn,
         "turn": view.turn,
         "display": [_card(c) for c in view.display],

@@ -1,11 +1,9 @@
 // The game's own pictures, drawn in SVG: a train on each colour card, a locomotive card of its
 // own, a card back for the deck. Each is written once below and installed as a CSS image
 // (installCardArt): the cards and the deck show it from art.css, so a render builds no SVG per card.
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { t } from "./i18n.js";
 
-export const ART_TEXT = {
-  deck: "Card back",
-};
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** The pictures: a steam train (colour cards), a locomotive seen from the front, a card back. */
 const PICTURES = [
@@ -52,6 +50,6 @@ export function cardBack() {
   const picture = document.createElement("span");
   picture.className = "card-back-art";
   picture.setAttribute("role", "img");
-  picture.setAttribute("aria-label", ART_TEXT.deck);
+  picture.setAttribute("aria-label", t("cards.back"));
   return picture;
 }

@@ -4,21 +4,10 @@
 // totals counting up. Skippable (Skip, Escape), shown once per game. Completion and points come
 // from the server's result; the path drawn is only a picture of it (a search over the player's
 // claimed routes).
-import { api, el, playerName, PLAYER_COLORS, swatch, toast } from "./ui.js";
+import { api, el, errorMessage, playerName, PLAYER_COLORS, swatch, toast } from "./ui.js";
 import { rememberGame } from "./mygames.js";
 import { play } from "./sound.js";
-
-export const CEREMONY_TEXT = {
-  title: "Final scoring",
-  skip: "Skip",
-  routes: "Routes",
-  globetrotter: "Globetrotter",
-  longest: "Longest path bonus",
-  total: "Total",
-  rematch: "Rematch",
-  rematchTitle: "A new game with the same players and levels",
-  rematchFailed: "Could not start a new game",
-};
+import { t } from "./i18n.js";
 
 const SEEN_KEY = "ttr-ceremony-seen";
 const STEP_MS = { normal: 650, fast: 260 };
@@ -99,20 +88,20 @@ export function runCeremony({ gameId, result, board, routeOwner, seats, map, spe
   const columns = el("div", { class: "ceremony-players" });
   for (const p of result.players) {
     scores.set(p.player, { shown: 0, node: el("span", { class: "ceremony-score", "data-player": p.player, text: "0" }) });
-    const list = el("ol", { class: "ceremony-tickets" }, p.tickets.map((t, index) =>
+    const list = el("ol", { class: "ceremony-tickets" }, p.tickets.map((tk, index) =>
       el("li", { class: "ceremony-ticket", "data-player": p.player, "data-index": index, "data-state": "hidden" },
-        el("span", { class: "ct-cities", text: `${t.from} – ${t.to}` }), el("span", { class: "ct-points", text: "?" }))));
+        el("span", { class: "ct-cities", text: `${tk.from} – ${tk.to}` }), el("span", { class: "ct-points", text: "?" }))));
     columns.append(el("section", { class: "ceremony-player", "data-player": p.player,
       style: { borderColor: PLAYER_COLORS[p.player] } },
     el("h3", {}, swatch(p.player), ` ${playerName(seats, p.player)} `, scores.get(p.player).node),
-    el("p", { class: "ceremony-line", "data-kind": "routes" }, `${CEREMONY_TEXT.routes} `, el("span", { text: "…" })),
+    el("p", { class: "ceremony-line", "data-kind": "routes" }, `${t("ceremony.routes")} `, el("span", { text: "…" })),
     list,
     el("p", { class: "ceremony-line", "data-kind": "bonus", hidden: true })));
   }
-  const skip = el("button", { type: "button", id: "ceremony-skip", text: CEREMONY_TEXT.skip });
-  const panel = el("div", { class: "ceremony", id: "ceremony", role: "dialog", "aria-label": CEREMONY_TEXT.title,
+  const skip = el("button", { type: "button", id: "ceremony-skip", text: t("ceremony.skip") });
+  const panel = el("div", { class: "ceremony", id: "ceremony", role: "dialog", "aria-label": t("ceremony.title"),
     "data-step": 0, "data-steps": plan.length },
-  el("div", { class: "ceremony-head" }, el("h2", { text: CEREMONY_TEXT.title }), skip), columns);
+  el("div", { class: "ceremony-head" }, el("h2", { text: t("ceremony.title") }), skip), columns);
   document.body.append(panel);
   document.body.dataset.ceremony = "running";
   setTimeout(() => skip.focus({ preventScroll: true }), 0);
@@ -159,7 +148,7 @@ export function runCeremony({ gameId, result, board, routeOwner, seats, map, spe
       const line = box.querySelector('[data-kind="bonus"]');
       line.hidden = false;
       line.append(el("span", { class: "ceremony-bonus", "data-bonus": step.kind,
-        text: `${step.kind === "globetrotter" ? CEREMONY_TEXT.globetrotter : CEREMONY_TEXT.longest} +${step.points} ` }));
+        text: `${step.kind === "globetrotter" ? t("ceremony.globetrotter") : t("ceremony.longest")} +${step.points} ` }));
       play("ticket");
     }
     countTo(step.player, scores.get(step.player).shown + step.points);
@@ -209,8 +198,8 @@ export function runCeremony({ gameId, result, board, routeOwner, seats, map, spe
  * levels), a new deal, made with the create-game API the start page uses; opens the new game.
  */
 export function rematchButton(summary) {
-  const button = el("button", { type: "button", id: "rematch", class: "button", title: CEREMONY_TEXT.rematchTitle,
-    text: CEREMONY_TEXT.rematch });
+  const button = el("button", { type: "button", id: "rematch", class: "button", title: t("ceremony.rematchTitle"),
+    text: t("ceremony.rematch") });
   button.addEventListener("click", async () => {
     button.disabled = true;
     const seats = summary.seats.map((s) => (s.kind === "ai" ? { kind: "ai", level: s.level } : { kind: "human", name: s.name }));
@@ -220,7 +209,7 @@ export function rematchButton(summary) {
       location.href = data.invites[0].path;
     } catch (err) {
       button.disabled = false;
-      toast(`${CEREMONY_TEXT.rematchFailed}: ${err.message}`);
+      toast(`${t("ceremony.rematchFailed")}: ${errorMessage(err)}`);
     }
   });
   return button;

@@ -1,11 +1,13 @@
 // Chat at a game's table: players write (up to 300 characters, or a quick phrase), players and
 // spectators read. Every message is put in the page as text, never as markup. A reader may
 // mute a seat; the choice is kept in this browser (per game and seat).
-import { api, el, toast } from "./ui.js";
+import { api, el, errorMessage, toast } from "./ui.js";
+import { t } from "./i18n.js";
 
 const MUTED_KEY = "ttr-chat-muted"; // {gameId: [seat, ...]}
 const POLL_MS = 2500;
-const PHRASES = { hello: "Hello", gg: "Good game", wp: "Well played", thinking: "Thinking…" };
+// The quick phrases' keys (the server writes the message; the button is in the reader's language).
+const PHRASES = ["hello", "gg", "wp", "thinking"];
 
 function mutedSeats(gameId) {
   try { return new Set((JSON.parse(localStorage.getItem(MUTED_KEY) || "{}") || {})[gameId] || []); } catch { return new Set(); }
@@ -26,19 +28,20 @@ export function chatPanel(gameId, token = "") {
   let last = 0;
   let timer = null;
 
-  const input = el("input", { id: "chat-input", maxlength: "300", autocomplete: "off", placeholder: "Say something…",
-    "aria-label": "Chat message" });
+  const input = el("input", { id: "chat-input", maxlength: "300", autocomplete: "off", placeholder: t("chat.placeholder"),
+    "aria-label": t("chat.message") });
   const form = token ? el("form", { class: "chat-form", id: "chat-form" }, input,
-    el("button", { type: "submit", text: "Send" })) : null;
-  const phrases = token ? el("div", { class: "chat-phrases" }, ...Object.entries(PHRASES).map(([key, text]) =>
-    el("button", { type: "button", class: "chat-phrase", "data-phrase": key, text, onclick: () => say({ phrase: key }) }))) : null;
+    el("button", { type: "submit", text: t("chat.send") })) : null;
+  const phrases = token ? el("div", { class: "chat-phrases" }, ...PHRASES.map((key) =>
+    el("button", { type: "button", class: "chat-phrase", "data-phrase": key, text: t(`chat.phrase_${key}`),
+      onclick: () => say({ phrase: key }) }))) : null;
   if (form) form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (input.value.trim()) say({ text: input.value }).then((ok) => { if (ok) input.value = ""; });
   });
-  const node = el("section", { class: "panel chat", id: "chat", "aria-label": "Chat" },
-    el("h2", { text: "Chat" }), list,
-    token ? null : el("p", { class: "hint", text: "Spectators read the players' chat." }), phrases, form);
+  const node = el("section", { class: "panel chat", id: "chat", "aria-label": t("chat.title") },
+    el("h2", { text: t("chat.title") }), list,
+    token ? null : el("p", { class: "hint", text: t("chat.spectators") }), phrases, form);
 
   async function say(body) {
     try {
@@ -46,19 +49,20 @@ export function chatPanel(gameId, token = "") {
         headers: { "Content-Type": "application/json", ...headers } });
       await poll();
       return true;
-    } catch (err) { toast(err.message); return false; }
+    } catch (err) { toast(errorMessage(err)); return false; }
   }
 
   function draw() {
     const shown = messages.filter((m) => !muted.has(m.seat));
+    // The players' own words (names and messages) are not the page's text: the language check skips them.
     list.replaceChildren(...shown.map((m) => el("li", { class: "chat-message", "data-seat": m.seat },
-      el("span", { class: "chat-author", text: m.author }), " ",
-      el("span", { class: "chat-text", text: m.text }), " ",
-      el("button", { type: "button", class: "chat-mute link", text: "mute", title: `Mute ${m.author}`,
+      el("span", { class: "chat-author", "data-i18n-skip": "", text: m.author }), " ",
+      el("span", { class: "chat-text", "data-i18n-skip": "", text: m.text }), " ",
+      el("button", { type: "button", class: "chat-mute link", text: t("chat.mute"), title: t("chat.muteTitle", { player: m.author }),
         onclick: () => { muted.add(m.seat); setMuted(gameId, muted); draw(); } }))));
     if (muted.size) {
-      list.append(el("li", { class: "chat-muted hint" }, `${muted.size} muted `, el("button", { type: "button",
-        class: "chat-unmute link", text: "unmute", onclick: () => { muted.clear(); setMuted(gameId, muted); draw(); } })));
+      list.append(el("li", { class: "chat-muted hint" }, `${t("chat.muted", { count: muted.size })} `, el("button", { type: "button",
+        class: "chat-unmute link", text: t("chat.unmute"), onclick: () => { muted.clear(); setMuted(gameId, muted); draw(); } })));
     }
     list.scrollTop = list.scrollHeight;
   }

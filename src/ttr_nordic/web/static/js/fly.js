@@ -16,8 +16,10 @@ export function drawKind(entry) {
   const notation = entry.notation || "";
   if (/^F[1-9]$/.test(notation)) return { from: "slot", slot: Number(notation.slice(1)), card: entry.card };
   if (notation === "T") return { from: "tickets" };
-  // The engine hides which card another player drew blind: no notation, only the line.
-  if (notation === "B" || (!notation && / drew (a card|.+) from the deck$/.test(entry.text))) return { from: "deck" };
+  // The engine hides which card another player drew blind: no notation, only the entry's kind
+  // (or, from an older server, its English line).
+  if (notation === "B" || entry.kind === "draw_blind"
+    || (!notation && !entry.kind && / drew (a card|.+) from the deck$/.test(entry.text))) return { from: "deck" };
   return null;
 }
 

@@ -18,9 +18,11 @@ import { ceremonySeen, rematchButton, runCeremony } from "./ceremony.js";
 import { makeClockPanel } from "./clock.js";
 import { variantNote } from "./variant.js";
 import {
-  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, keyActivate, playerName, plural,
+  swatch, CARD_LETTERS, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, dialog, el, errorMessage, keyActivate, levelName, playerName,
   scoringTable, toast,
 } from "./ui.js";
+import { t } from "./i18n.js";
+import { colourName, logLine, phaseText, routeSize } from "./words.js";
 
 const LETTER_COLOR = Object.fromEntries(Object.entries(CARD_LETTERS).map(([c, l]) => [l, c]));
 
@@ -32,15 +34,15 @@ export function paymentChips(letters) {
 }
 
 export async function gamePage(app, gameId, token) {
-  app.replaceChildren(el("p", { class: "loading", text: "Loading the board…" }));
+  app.replaceChildren(el("p", { class: "loading", text: t("game.loadingBoard") }));
   app.className = "game-page";
   let summary;
   let data;
   try {
     [data, summary] = await Promise.all([loadMapData(`/api/games/${encodeURIComponent(gameId)}/board`), api(`/api/games/${encodeURIComponent(gameId)}`)]);
   } catch (err) {
-    app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "Game not found" }),
-      el("p", { text: err.message }), el("a", { href: "/", text: "Back to the start page" })));
+    app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: t("game.notFound") }),
+      el("p", { text: errorMessage(err) }), el("a", { href: "/", text: t("game.backToStart") })));
     return;
   }
   const board = data.board;
@@ -70,14 +72,14 @@ export async function gamePage(app, gameId, token) {
     if (id === null || id === undefined || !msg) { tip.hidden = true; return; }
     const r = board.routes[id];
     const owner = msg.view.route_owner[id];
-    const kind = r.kind === "tunnel" ? "tunnel" : r.ferry_locomotives
-      ? `ferry, ${plural(r.ferry_locomotives, "locomotive")}` : r.kind === "special" ? `special: any ${r.group} cards pay 1 space` : "";
+    const kind = r.kind === "tunnel" ? t("map.tunnel") : r.ferry_locomotives
+      ? t("map.ferryTip", { count: r.ferry_locomotives }) : r.kind === "special" ? t("map.special", { count: r.group }) : "";
     const pays = claimsFor(r.code);
     tip.replaceChildren(...[
       el("strong", { text: r.name }),
-      el("div", { text: `${r.length} × ${r.color}${kind ? ` · ${kind}` : ""} · ${plural(r.points, "point")}` }),
+      el("div", { text: `${routeSize(r)}${kind ? ` · ${kind}` : ""} · ${t("map.points", { count: r.points })}` }),
       el("div", { class: "muted", text: owner !== null && owner !== undefined
-        ? `Claimed by ${playerName(seats(), owner)}` : pays.length ? "You can claim it now:" : "Free" }),
+        ? t("map.claimedBy", { player: playerName(seats(), owner) }) : pays.length ? t("map.canClaim") : t("map.free") }),
       pays.length ? el("div", { class: "tip-pays" }, pays.slice(0, 6).map((a) =>
         el("div", {}, paymentChips(a.action.split(" ")[2] || "")))) : null].filter(Boolean));
     tip.hidden = false;
@@ -87,23 +89,23 @@ export async function gamePage(app, gameId, token) {
     tip.style.top = `${top}px`;
   }
   const status = el("div", { class: "status", id: "status", "aria-live": "polite", tabindex: -1 });
-  const conn = el("span", { class: "conn", id: "conn", text: "connecting…" });
+  const conn = el("span", { class: "conn", id: "conn", text: t("game.connecting") });
   const mapWrap = el("div", { class: "map-wrap" }, map.root);
   const zoom = makeZoomable(map.root, mapWrap);
   // A tooltip points at a route: once the view moves it points at nothing.
   map.root.addEventListener("viewchange", () => { tip.hidden = true; });
   mapWrap.append(zoom.controls);
-  const players = el("section", { class: "panel players", id: "players", "aria-label": "Players" });
+  const players = el("section", { class: "panel players", id: "players", "aria-label": t("game.players") });
   const clocks = makeClockPanel();
-  const market = el("section", { class: "panel market", id: "market", "aria-label": "Cards to draw" });
-  const hand = el("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
-  const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": "Your tickets" });
-  const routeList = el("section", { class: "panel route-list", id: "route-list", "aria-label": "Routes you can claim" });
-  const log = el("section", { class: "panel log", id: "log", "aria-label": "Moves" });
+  const market = el("section", { class: "panel market", id: "market", "aria-label": t("game.cardsToDraw") });
+  const hand = el("section", { class: "panel hand", id: "hand", "aria-label": t("game.yourHand") });
+  const tickets = el("section", { class: "panel tickets", id: "tickets", "aria-label": t("game.yourTickets") });
+  const routeList = el("section", { class: "panel route-list", id: "route-list", "aria-label": t("game.routesToClaim") });
+  const log = el("section", { class: "panel log", id: "log", "aria-label": t("game.moves") });
   // Always in view at the top of the side panel: what the others did since your last move.
-  const recent = el("section", { class: "panel recent", id: "recent", "aria-label": "Latest moves", "aria-live": "polite" });
-  const animSetting = el("select", { id: "anim-speed", "aria-label": "Animation speed" },
-    ["normal", "fast", "off"].map((v) => el("option", { value: v, text: v })));
+  const recent = el("section", { class: "panel recent", id: "recent", "aria-label": t("game.latest"), "aria-live": "polite" });
+  const animSetting = el("select", { id: "anim-speed", "aria-label": t("game.animSpeed") },
+    ["normal", "fast", "off"].map((v) => el("option", { value: v, text: t(`game.anim_${v}`) })));
   animSetting.value = localStorage.getItem("ttr-anim") || "normal";
   const applyAnim = () => {
     document.body.dataset.anim = animSetting.value;
@@ -120,7 +122,7 @@ export async function gamePage(app, gameId, token) {
   const aiGame = summary.mode === "ai";
   const hintSetting = el("input", { type: "checkbox", id: "hints-setting", checked: localStorage.getItem("ttr-hints") !== "0" });
   const hintButton = el("button", { type: "button", class: "small", id: "hint-button", hidden: true,
-    title: "What would the expert do? (H)", onclick: () => askHint() }, "Hint");
+    title: t("game.hintTitle"), onclick: () => askHint() }, t("game.hint"));
   const hintBox = el("div", { class: "hint-box", id: "hint", hidden: true, "aria-live": "polite" });
   // The hint button floats on the map's bottom left (open sea): no extra height in the panels,
   // where a phone has no pixel to spare.
@@ -132,11 +134,11 @@ export async function gamePage(app, gameId, token) {
     renderHint();
   });
   const settings = el("div", { class: "settings", id: "settings" },
-    el("label", { class: "anim-setting" }, "Animations ", animSetting),
-    el("label", { class: "anim-setting", title: "Off: a route with a single way to pay is claimed on the first click" },
-      confirmSetting, " Confirm claims"),
-    aiGame ? el("label", { class: "anim-setting", title: "A button that shows what the expert would do (H)" },
-      hintSetting, " Hints") : null, volumeControl());
+    el("label", { class: "anim-setting" }, `${t("game.animations")} `, animSetting),
+    el("label", { class: "anim-setting", title: t("game.confirmTitle") },
+      confirmSetting, ` ${t("game.confirmClaims")}`),
+    aiGame ? el("label", { class: "anim-setting", title: t("game.hintsTitle") },
+      hintSetting, ` ${t("game.hints")}`) : null, volumeControl());
   // An online game plays the your-turn sound through its own "Sound on my turn" switch (notify.js).
   const sounds = soundCues({ turn: summary.mode !== "online" });
   const flier = makeFlier();
@@ -155,7 +157,7 @@ export async function gamePage(app, gameId, token) {
     players, clocks.panel, atTable, el("div", { class: "dock", id: "dock" }, market, hand, tickets), routeList, log,
     atTable ? null : online.panel, summary.mode === "online" ? chatPanel(gameId, token).node : null);
   // The page's one level-one heading, for screen readers' heading navigation (the map says the rest).
-  app.replaceChildren(el("h1", { class: "sr-only", text: "Ticket to Ride: Nordic Countries — game" }),
+  app.replaceChildren(el("h1", { class: "sr-only", text: t("game.heading") }),
     // The panel comes first in the Tab order (the cards a few stops away, not after 100 routes);
     // the map is still drawn first on the screen (style.css).
     el("div", { class: "game" }, side, mapWrap));
@@ -167,7 +169,7 @@ export async function gamePage(app, gameId, token) {
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}${summary.mode === "online" ? "&presence=1" : ""}`);
-    ws.onopen = () => { retry = 0; conn.textContent = "live"; conn.className = "conn ok"; };
+    ws.onopen = () => { retry = 0; conn.textContent = t("game.live"); conn.className = "conn ok"; };
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
       if (m.type === "state") {
@@ -190,7 +192,7 @@ export async function gamePage(app, gameId, token) {
         sentAt = null;
         queued = null;
         if (m.code && m.code.startsWith("HINT") && hint && hint.waiting) { hint = null; renderHint(); }
-        toast(`${m.message}${m.code ? ` (${m.code})` : ""}`);
+        toast(errorText(m));
         if (["BAD_TOKEN", "GAME_NOT_FOUND", "NOT_YOUR_SEAT"].includes(m.code)) fatal = true;
       }
     };
@@ -199,11 +201,11 @@ export async function gamePage(app, gameId, token) {
       queued = null;
       conn.className = "conn down";
       if (fatal || [4401, 4403, 4404].includes(event.code)) {
-        conn.textContent = "closed";
-        status.textContent = "This link does not open a seat in this game.";
+        conn.textContent = t("game.closed");
+        status.textContent = t("game.badLink");
         return;
       }
-      conn.textContent = "reconnecting…";
+      conn.textContent = t("game.reconnecting");
       retry += 1;
       setTimeout(connect, Math.min(5000, 300 * retry));
     };
@@ -213,7 +215,7 @@ export async function gamePage(app, gameId, token) {
   let sentAt = null; // msg.actions when an action was sent and not yet answered
   let queued = null;
   function send(action) {
-    if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting, try again in a moment"); return; }
+    if (!ws || ws.readyState !== WebSocket.OPEN) { toast(t("game.notConnected")); return; }
     if (sentAt !== null && sentAt === msg.actions) { queued = action; return; }
     sentAt = msg.actions;
     // "expected": the number of actions this page saw, so a stale click (another tab of this
@@ -232,7 +234,9 @@ export async function gamePage(app, gameId, token) {
   const privateHidden = () => hotseat && !result && revealed !== msg.seat;
   const seats = () => (msg ? msg.seats : summary.seats);
 
-  const named = (text) => text.replace(/\bPlayer (\d)\b/g, (m, d) => playerName(seats(), Number(d) - 1));
+  const named = (entry) => logLine(entry, board, seats());
+  // The server's error in the page's language when its code is known (the code stays for reports).
+  const errorText = (m) => `${errorMessage(m)}${m.code ? ` (${m.code})` : ""}`;
 
   function closeDialog() { if (openDialog) { openDialog.close(); openDialog = null; } }
   function showDialog(key, make) {
@@ -307,11 +311,11 @@ export async function gamePage(app, gameId, token) {
     hintBox.hidden = !hint;
     hintButton.disabled = Boolean(hint);
     if (!hint) return;
-    if (hint.waiting) { hintBox.replaceChildren(el("span", { class: "muted", text: "The expert is thinking…" })); return; }
+    if (hint.waiting) { hintBox.replaceChildren(el("span", { class: "muted", text: t("game.thinking") })); return; }
     const entry = legal().find((a) => a.action === hint.action);
     // The words come from the hint's data (move and reasons); an older server sends the move only.
     const words = hint.why ? hintText(hint.why, (seat) => playerName(seats(), seat)) : entry ? entry.label : hint.action;
-    hintBox.replaceChildren(el("strong", { text: "The expert would: " }), words);
+    hintBox.replaceChildren(el("strong", { text: `${t("game.expertWould")} ` }), words);
     const action = hint.action;
     if (action.startsWith("C ")) map.setClass("hint", [routeByCode.get(action.split(" ")[1]).id]);
     const target = /^F[1-9]$/.test(action) ? document.querySelector(`button.faceup[data-slot="${action.slice(1)}"]`)
@@ -375,41 +379,43 @@ export async function gamePage(app, gameId, token) {
   function renderStatus(view) {
     const names = seats();
     let text;
-    if (result) text = "Game over";
+    const phase = phaseText(view);
+    if (result) text = t("game.over");
     else if (view.is_my_turn && legal().length) {
-      const me = playerName(names, msg.seat);
-      text = `${hotseat ? `${me}: y` : "Y"}our turn — ${view.phase_text}`;
+      text = hotseat ? t("game.namedTurn", { player: playerName(names, msg.seat), phase }) : t("game.yourTurn", { phase });
     } else if (view.current !== null && view.current !== undefined) {
-      text = `Waiting for ${playerName(names, view.current)} — ${view.phase_text}`;
-    } else text = view.phase_text;
+      text = t("game.waitingFor", { player: playerName(names, view.current), phase });
+    } else text = phase;
     if (view.final_turns_left !== null && view.final_turns_left >= 0 && !result) {
-      text += ` · final round: ${view.final_turns_left} turn${view.final_turns_left === 1 ? "" : "s"} left`;
+      text += ` · ${t("game.finalRound", { count: view.final_turns_left })}`;
     }
     status.replaceChildren(el("strong", { text }));
     status.classList.toggle("mine", !!(view.is_my_turn && legal().length));
-    if (result) status.append(" ", el("button", { type: "button", id: "show-scores", text: "Show scores", onclick: showScoring }));
+    if (result) status.append(" ", el("button", { type: "button", id: "show-scores", text: t("game.showScores"), onclick: showScoring }));
   }
 
   function renderPlayers(view) {
     const names = seats();
     // After the end the table shows the final totals (routes, tickets and Globetrotter), and nobody is to play.
     const final = result ? new Map(result.result.players.map((r) => [r.player, r.total])) : null;
-    const rows = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: final ? "Total" : "Score" }),
-      el("th", { text: "Trains" }), el("th", { text: "Cards" }), el("th", { text: "Tickets" }))));
+    const rows = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: t("game.player") }),
+      el("th", { text: final ? t("game.total") : t("game.score") }),
+      el("th", { text: t("game.trains") }), el("th", { text: t("game.cards") }), el("th", { text: t("game.tickets") }))));
     const body = el("tbody");
     for (let p = 0; p < view.num_players; p++) {
       const s = names[p] || {};
-      const base = s.name || `Player ${p + 1}`;
-      const who = `${base}${s.kind === "ai" && !base.includes(s.level) ? ` (AI ${s.level})` : ""}`;
+      const base = playerName(names, p);
+      const who = s.kind === "ai" && s.name && !s.name.includes(s.level)
+        ? t("game.aiSeat", { player: base, level: levelName(s.level) }) : base;
       const current = view.current === p && !final;
       body.append(el("tr", { class: `${current ? "current" : ""}${p === msg.seat ? " me" : ""}`, "data-player": p },
         el("td", {}, swatch(p), " ", who,
-          current ? el("span", { class: "turn-mark", title: "to play", text: " ◀" }) : null),
+          current ? el("span", { class: "turn-mark", title: t("game.toPlay"), text: " ◀" }) : null),
         el("td", { class: "score", text: final ? final.get(p) : view.scores[p] }), el("td", { text: view.trains[p] }),
         el("td", { text: view.hand_sizes[p] }), el("td", { text: view.ticket_counts[p] })));
     }
     rows.append(body);
-    players.replaceChildren(el("h2", { text: "Players" }), rows);
+    players.replaceChildren(el("h2", { text: t("game.players") }), rows);
   }
 
   function renderMarket(view) {
@@ -418,29 +424,30 @@ export async function gamePage(app, gameId, token) {
       const action = `F${slot + 1}`;
       const enabled = has(action);
       const btn = el("button", { type: "button", class: "faceup", "data-slot": slot + 1, disabled: !enabled || !card,
-        "aria-label": card ? `Take face-up ${card}` : "empty slot", onclick: () => send(action) },
+        "aria-label": card ? t("game.takeFaceUp", { card: colourName(card) }) : t("game.emptySlot"), onclick: () => send(action) },
       card ? cardChip(card) : el("span", { class: "card empty", text: "–" }));
       faceup.append(btn);
     });
     const discard = Object.values(view.discard).reduce((a, b) => a + b, 0);
     const deck = el("button", { type: "button", id: "deck", class: "deck", disabled: !has("B"), onclick: () => send("B"),
-      "aria-label": `Deck ${view.deck_count}: draw a card from the deck` },
-    el("span", { class: "deck-back", "aria-hidden": "true" }, cardBack()), ` Deck ${view.deck_count}`);
+      "aria-label": t("game.deckLabel", { count: view.deck_count }) },
+    el("span", { class: "deck-back", "aria-hidden": "true" }, cardBack()), ` ${t("game.deck", { count: view.deck_count })}`);
     const ticketsBtn = el("button", { type: "button", id: "draw-tickets", disabled: !has("T"), onclick: () => send("T") },
-      `Tickets (${view.ticket_deck_count})`);
+      t("game.ticketPile", { count: view.ticket_deck_count }));
     const extra = [];
-    if (has("pass")) extra.push(el("button", { type: "button", id: "pass", onclick: () => send("pass"), text: "Pass" }));
-    market.replaceChildren(el("h2", { text: "Draw" }), faceup,
-      el("div", { class: "deck-row" }, deck, ticketsBtn, el("span", { class: "muted", id: "discard", text: `Discard ${discard}` }), extra));
+    if (has("pass")) extra.push(el("button", { type: "button", id: "pass", onclick: () => send("pass"), text: t("game.pass") }));
+    market.replaceChildren(el("h2", { text: t("game.draw") }), faceup,
+      el("div", { class: "deck-row" }, deck, ticketsBtn,
+        el("span", { class: "muted", id: "discard", text: t("game.discard", { count: discard }) }), extra));
   }
 
   function renderPrivate(view) {
     if (privateHidden()) {
-      hand.replaceChildren(el("h2", { text: "Hand" }), el("p", { class: "muted", text: "Hidden until the player takes the device." }));
-      tickets.replaceChildren(el("h2", { text: "Tickets" }), el("p", { class: "muted", text: "Hidden." }));
+      hand.replaceChildren(el("h2", { text: t("game.hand") }), el("p", { class: "muted", text: t("game.handHidden") }));
+      tickets.replaceChildren(el("h2", { text: t("game.tickets") }), el("p", { class: "muted", text: t("game.hidden") }));
       return;
     }
-    const who = hotseat ? `${playerName(seats(), msg.seat)}'s hand` : "Your hand";
+    const who = hotseat ? t("game.namedHand", { player: playerName(seats(), msg.seat) }) : t("game.yourHand");
     const cards = el("div", { class: "hand-cards" });
     let total = 0;
     for (const c of CARD_ORDER) {
@@ -448,26 +455,27 @@ export async function gamePage(app, gameId, token) {
       total += n;
       if (n) cards.append(cardChip(c, n, { "data-color": c }));
     }
-    if (!total) cards.append(el("span", { class: "muted", text: "No cards yet." }));
+    if (!total) cards.append(el("span", { class: "muted", text: t("game.noCards") }));
     hand.replaceChildren(el("h2", { text: `${who} (${total})` }), cards);
     const list = el("ul", { class: "ticket-list" });
-    for (const t of view.tickets) {
-      const li = el("li", { class: t.completed ? "done" : "open", tabindex: 0, "data-ticket": t.id },
-        el("span", { class: "tick", "aria-hidden": "true", text: t.completed ? "✓" : "○" }),
-        ` ${t.from} – ${t.to} `, el("span", { class: "pts", text: t.points }),
-        el("span", { class: "sr-only", text: t.completed ? " (completed)" : " (not yet)" }));
-      const on = () => highlightTicket(t);
+    for (const tk of view.tickets) {
+      const li = el("li", { class: tk.completed ? "done" : "open", tabindex: 0, "data-ticket": tk.id },
+        el("span", { class: "tick", "aria-hidden": "true", text: tk.completed ? "✓" : "○" }),
+        ` ${tk.from} – ${tk.to} `, el("span", { class: "pts", text: tk.points }),
+        el("span", { class: "sr-only", text: ` (${tk.completed ? t("game.completed") : t("game.notYet")})` }));
+      const on = () => highlightTicket(tk);
       const off = () => highlightTicket(null);
       li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
       li.addEventListener("mouseleave", off); li.addEventListener("blur", off);
       list.append(li);
     }
-    if (!view.tickets.length) list.append(el("li", { class: "muted", text: "No tickets kept yet." }));
+    if (!view.tickets.length) list.append(el("li", { class: "muted", text: t("game.noTickets") }));
     const done = view.tickets.filter((t) => t.completed).length;
     const key = view.tickets.length ? el("p", { class: "ticket-key muted" },
-      el("span", { class: "key-ring", "aria-hidden": "true" }), " ticket city on the map ",
-      el("span", { class: "key-ring done", "aria-hidden": "true" }), " done") : null;
-    tickets.replaceChildren(...[el("h2", { text: `Tickets (${done}/${view.tickets.length} done)` }), list, key].filter(Boolean));
+      el("span", { class: "key-ring", "aria-hidden": "true" }), ` ${t("game.ticketCity")} `,
+      el("span", { class: "key-ring done", "aria-hidden": "true" }), ` ${t("game.ticketDone")}`) : null;
+    tickets.replaceChildren(...[el("h2", { text: t("game.ticketsDone", { done, count: view.tickets.length }) }), list, key]
+      .filter(Boolean));
   }
 
   function highlightTicket(t) {
@@ -486,10 +494,11 @@ export async function gamePage(app, gameId, token) {
     for (const code of claimable) {
       const r = routeByCode.get(code);
       items.append(el("button", { type: "button", class: "route-btn", "data-route": r.id, onclick: () => clickRoute(r.id) },
-        `${r.name} (${r.length} ${r.color}${r.kind === "tunnel" ? ", tunnel" : ""}${r.ferry_locomotives ? ", ferry" : ""})`));
+        `${r.name} (${[`${r.length} ${colourName(r.color)}`, r.kind === "tunnel" ? t("map.tunnel") : null,
+          r.ferry_locomotives ? t("map.ferry") : null].filter(Boolean).join(", ")})`));
     }
     routeList.hidden = claimable.size === 0;
-    routeList.replaceChildren(el("details", {}, el("summary", { text: `Routes you can claim (${claimable.size})` }), items));
+    routeList.replaceChildren(el("details", {}, el("summary", { text: t("game.routesToClaimN", { count: claimable.size }) }), items));
   }
 
   /** The others' log entries since this seat's last one, and the routes they claimed there. */
@@ -512,11 +521,13 @@ export async function gamePage(app, gameId, token) {
     const mine = view.is_my_turn && legal().length > 0 && !result;
     let title;
     let entries;
-    if (mine && since.entries.length) { title = since.first ? "Before your first move" : "Since your last turn"; entries = since.entries; }
-    else { title = "Latest moves"; entries = view.log.slice(-3); }
+    if (mine && since.entries.length) {
+      title = since.first ? t("game.beforeFirst") : t("game.sinceLast");
+      entries = since.entries;
+    } else { title = t("game.latest"); entries = view.log.slice(-3); }
     const list = el("ol", {}, entries.slice(-6).map((e) => el("li", {},
-      e.player !== null && e.player !== undefined && e.player >= 0 ? swatch(e.player, true) : null, ` ${named(e.text)}`)));
-    if (!entries.length) list.append(el("li", { class: "muted", text: "No moves yet." }));
+      e.player !== null && e.player !== undefined && e.player >= 0 ? swatch(e.player, true) : null, ` ${named(e)}`)));
+    if (!entries.length) list.append(el("li", { class: "muted", text: t("game.noMoves") }));
     recent.classList.toggle("idle", !(mine && since.entries.length));
     recent.replaceChildren(el("div", { class: "recent-head" }, el("h2", { text: title }), settings), list);
   }
@@ -524,14 +535,14 @@ export async function gamePage(app, gameId, token) {
   let logCount = -1;
   function renderLog(view) {
     // Focusable: it scrolls, and keyboard users must be able to scroll it too.
-    const list = el("ol", { class: "log-list", tabindex: 0, "aria-label": "Move log" });
+    const list = el("ol", { class: "log-list", tabindex: 0, "aria-label": t("game.moveLog") });
     const entries = view.log.slice(-80);
     for (const e of entries) {
       list.append(el("li", {}, e.player !== null && e.player !== undefined && e.player >= 0
         ? swatch(e.player, true) : null,
-      ` ${named(e.text)}`));
+      ` ${named(e)}`));
     }
-    log.replaceChildren(el("h2", { text: "Moves" }), list);
+    log.replaceChildren(el("h2", { text: t("game.moves") }), list);
     if (view.log.length !== logCount) { list.scrollTop = list.scrollHeight; logCount = view.log.length; }
   }
 
@@ -540,10 +551,10 @@ export async function gamePage(app, gameId, token) {
     passScreen.hidden = !show;
     if (!show) return;
     const name = playerName(seats(), msg.seat);
-    const btn = el("button", { type: "button", class: "primary", id: "pass-ready", text: `I am ${name} — show my cards`,
+    const btn = el("button", { type: "button", class: "primary", id: "pass-ready", text: t("game.passReady", { player: name }),
       onclick: () => { revealed = msg.seat; render(); } });
-    passScreen.replaceChildren(el("div", { class: "pass-inner" }, el("h1", { text: `Pass to ${name}` }),
-      el("p", { text: "The next player's hand and tickets stay hidden until they are ready." }), btn));
+    passScreen.replaceChildren(el("div", { class: "pass-inner" }, el("h1", { text: t("game.passTo", { player: name }) }),
+      el("p", { text: t("game.passHidden") }), btn));
     setTimeout(() => btn.focus(), 0);
   }
   const openDialogIsScoring = () => false;
@@ -555,7 +566,7 @@ export async function gamePage(app, gameId, token) {
     if (keeps.length) {
       // Keyed by the offer, not the action count: another player's move while this one chooses
       // (both choose their first tickets at once) must not rebuild the dialog and lose the ticks.
-      showDialog(`keep:${view.offered_tickets.map((t) => t.id).join(",")}`, () => keepDialog(view, keeps));
+      showDialog(`keep:${view.offered_tickets.map((tk) => tk.id).join(",")}`, () => keepDialog(view, keeps));
     } else if (tunnelActs.length && view.tunnel) {
       showDialog(`tunnel:${msg.actions}`, () => tunnelDialog(view, tunnelActs));
     } else if (openDialog && openDialog.key.startsWith("claim:")) {
@@ -569,18 +580,18 @@ export async function gamePage(app, gameId, token) {
     const min = Math.min(...keeps.map((a) => a.action.split(" ").length - 1));
     const allowed = new Set(keeps.map((a) => a.action));
     const byName = new Map(board.cities.map((c) => [c.name, c.id]));
-    map.setClass("offer", [], view.offered_tickets.flatMap((t) => [byName.get(t.from), byName.get(t.to)]));
+    map.setClass("offer", [], view.offered_tickets.flatMap((tk) => [byName.get(tk.from), byName.get(tk.to)]));
     const boxes = [];
-    const confirm = el("button", { type: "button", class: "primary", id: "keep-confirm", text: "Keep" });
+    const confirm = el("button", { type: "button", class: "primary", id: "keep-confirm", text: t("game.keep") });
     const hint = el("p", { class: "hint", id: "keep-hint" });
     const list = el("div", { class: "keep-list" });
-    for (const t of view.offered_tickets) {
+    for (const tk of view.offered_tickets) {
       // None ticked: a player chooses, one click on Keep never takes every ticket by accident.
-      const box = el("input", { type: "checkbox", value: t.id, id: `keep-${t.id}`, checked: false });
+      const box = el("input", { type: "checkbox", value: tk.id, id: `keep-${tk.id}`, checked: false });
       boxes.push(box);
-      const row = el("label", { class: "keep-row", for: `keep-${t.id}` }, box, ` ${t.from} – ${t.to} `,
-        el("span", { class: "pts", text: plural(t.points, "point") }));
-      const on = () => map.setClass("hl", [], [byName.get(t.from), byName.get(t.to)]);
+      const row = el("label", { class: "keep-row", for: `keep-${tk.id}` }, box, ` ${tk.from} – ${tk.to} `,
+        el("span", { class: "pts", text: t("map.points", { count: tk.points }) }));
+      const on = () => map.setClass("hl", [], [byName.get(tk.from), byName.get(tk.to)]);
       row.addEventListener("mouseenter", on); box.addEventListener("focus", on);
       row.addEventListener("mouseleave", () => map.setClass("hl"));
       list.append(row);
@@ -590,42 +601,41 @@ export async function gamePage(app, gameId, token) {
       const n = boxes.filter((b) => b.checked).length;
       const ok = allowed.has(chosen());
       confirm.disabled = !ok;
-      hint.textContent = ok ? `Keeping ${plural(n, "ticket")}.` : `Tick the tickets to keep: at least ${min}.`;
+      hint.textContent = ok ? t("game.keeping", { count: n }) : t("game.tickToKeep", { count: min });
     };
     boxes.forEach((b) => b.addEventListener("change", sync));
     confirm.addEventListener("click", () => { if (allowed.has(chosen())) send(chosen()); });
     sync();
-    const d = dialog(`Choose destination tickets (keep at least ${min})`, el("div", {}, list, hint), [confirm],
+    const d = dialog(t("game.chooseTickets", { count: min }), el("div", {}, list, hint), [confirm],
       { className: "keep-dialog" });
     d.node.id = "keep-dialog";
-    d.node.append(corner(helpButton(min >= 2 ? "setup" : "turn", "destination tickets")));
+    d.node.append(corner(helpButton(min >= 2 ? "setup" : "turn", t("game.topicTickets"))));
     return { node: d.node, close: () => { d.close(); map.setClass("hl"); map.setClass("offer"); } };
   }
 
   function tunnelDialog(view, acts) {
-    const t = view.tunnel;
+    const tunnel = view.tunnel;
     const pays = acts.filter((a) => a.action.startsWith("X "));
     const body = el("div", {},
-      el("p", {}, `Tunnel ${t.route.name}: the three revealed cards are`),
-      el("div", { class: "chips revealed", id: "tunnel-revealed" }, t.revealed.map((c) => cardChip(c))),
-      el("p", { id: "tunnel-needed", text: t.needed
-        ? `You must pay ${plural(t.needed, "more card")}: ${t.locomotive_only
-          ? "locomotives only (you paid with locomotives alone)"
-          : `${t.color} cards or locomotives`}.`
-        : "No extra cards needed." }));
+      el("p", {}, t("game.tunnelRevealed", { route: tunnel.route.name, count: tunnel.revealed.length })),
+      el("div", { class: "chips revealed", id: "tunnel-revealed" }, tunnel.revealed.map((c) => cardChip(c))),
+      el("p", { id: "tunnel-needed", text: tunnel.needed
+        ? t(tunnel.locomotive_only ? "game.tunnelNeedLocos" : "game.tunnelNeed",
+          { count: tunnel.needed, colour: colourName(tunnel.color) })
+        : t("game.tunnelNoExtra") }));
     const options = el("div", { class: "options" });
     pays.forEach((a, i) => {
       options.append(el("label", { class: "option" }, el("input", { type: "radio", name: "tunnel-pay", value: a.action, checked: i === 0 }),
-        " ", paymentChips(a.action.split(" ")[1] || ""), el("span", { class: "sr-only", text: a.label })));
+        " ", paymentChips(a.action.split(" ")[1] || ""), el("span", { class: "sr-only", text: paymentWords(a.action.split(" ")[1] || "") })));
     });
-    if (!pays.length) body.append(el("p", { class: "warn", text: "You cannot pay the extra cards." }));
+    if (!pays.length) body.append(el("p", { class: "warn", text: t("game.tunnelCannotPay") }));
     body.append(options);
-    const pay = el("button", { type: "button", class: "primary", id: "tunnel-pay", disabled: !pays.length, text: "Pay",
+    const pay = el("button", { type: "button", class: "primary", id: "tunnel-pay", disabled: !pays.length, text: t("game.pay"),
       onclick: () => { const c = options.querySelector("input:checked"); if (c) send(c.value); } });
-    const decline = el("button", { type: "button", id: "tunnel-decline", text: "Decline", onclick: () => send("decline") });
-    const d = dialog("Tunnel!", body, [pay, decline], { className: "tunnel-dialog" });
+    const decline = el("button", { type: "button", id: "tunnel-decline", text: t("game.decline"), onclick: () => send("decline") });
+    const d = dialog(t("game.tunnelTitle"), body, [pay, decline], { className: "tunnel-dialog" });
     d.node.id = "tunnel-dialog";
-    d.node.append(corner(helpButton("tunnels", "tunnels")));
+    d.node.append(corner(helpButton("tunnels", t("game.topicTunnels"))));
     return d;
   }
 
@@ -643,11 +653,14 @@ export async function gamePage(app, gameId, token) {
     }
     if (!offers.length) {
       let why;
-      if (owner !== null && owner !== undefined) why = `${r.name} is already claimed by ${playerName(seats(), owner)}.`;
-      else if (!msg.view.is_my_turn) why = "It is not your turn.";
-      else if (legal().some((a) => a.action.startsWith("K") || a.action.startsWith("X ") || a.action === "decline")) why = "Finish the current choice first.";
-      else if (legal().length && !legal().some((a) => a.action.startsWith("C "))) why = "You are in the middle of drawing cards.";
-      else why = `You cannot claim ${r.name} now (${r.length} ${r.color}${r.ferry_locomotives ? `, ${r.ferry_locomotives} locomotive` : ""}).`;
+      if (owner !== null && owner !== undefined) why = t("game.alreadyClaimed", { route: r.name, player: playerName(seats(), owner) });
+      else if (!msg.view.is_my_turn) why = t("game.notYourTurn");
+      else if (legal().some((a) => a.action.startsWith("K") || a.action.startsWith("X ") || a.action === "decline")) why = t("game.finishChoice");
+      else if (legal().length && !legal().some((a) => a.action.startsWith("C "))) why = t("game.midDraw");
+      else {
+        why = t("game.cannotClaim", { route: r.name, size: [`${r.length} ${colourName(r.color)}`,
+          r.ferry_locomotives ? t("cards.n_locomotive", { count: r.ferry_locomotives }) : null].filter(Boolean).join(", ") });
+      }
       toast(why, "info");
       return;
     }
@@ -660,24 +673,24 @@ export async function gamePage(app, gameId, token) {
       const options = el("div", { class: "options" }, main.map((a, i) => option(a, i === 0)));
       if (other.length) {
         options.append(el("details", { class: "other-payments", id: "other-payments" },
-          el("summary", { text: `Other ways to pay (${other.length})` }), other.map((a) => option(a, false))));
+          el("summary", { text: t("game.otherWays", { count: other.length }) }), other.map((a) => option(a, false))));
       }
       // Back on the route after the dialog: the keyboard goes on from where it was, not from the page's top.
       const backToRoute = () => map.routeNodes.get(id)?.g.focus({ preventScroll: true });
-      const confirm = el("button", { type: "button", class: "primary", id: "claim-confirm", text: "Claim",
+      const confirm = el("button", { type: "button", class: "primary", id: "claim-confirm", text: t("game.claim"),
         onclick: () => { const c = options.querySelector("input:checked"); if (c) { closeDialog(); send(c.value); backToRoute(); } } });
-      const cancel = el("button", { type: "button", id: "claim-cancel", text: "Cancel",
+      const cancel = el("button", { type: "button", id: "claim-cancel", text: t("game.cancel"),
         onclick: () => { closeDialog(); backToRoute(); } });
       // The numbers of the rules in force (a variant may change the reveal and the ferry's groups).
       const reveal = msg.view.variant.claims.tunnel_reveal;
-      const kind = r.kind === "tunnel" ? ` — tunnel: ${reveal} cards will be revealed, matching ones cost extra` :
-        r.ferry_locomotives ? ` — ferry: ${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""} (or ${r.group} cards each)` : "";
-      const d = dialog(`Claim ${r.name}`, el("div", {},
-        el("p", {}, `${r.length} × ${r.color}, ${plural(r.points, "point")}${kind}`),
-        el("p", { class: "hint", text: "Choose how to pay:" }), options), [confirm, cancel], { className: "claim-dialog" });
+      const kind = r.kind === "tunnel" ? ` — ${t("game.claimTunnel", { count: reveal })}` :
+        r.ferry_locomotives ? ` — ${t("game.claimFerry", { count: r.ferry_locomotives, group: r.group })}` : "";
+      const d = dialog(t("game.claimTitle", { route: r.name }), el("div", {},
+        el("p", {}, `${routeSize(r)}, ${t("map.points", { count: r.points })}${kind}`),
+        el("p", { class: "hint", text: t("game.choosePay") }), options), [confirm, cancel], { className: "claim-dialog" });
       d.node.id = "claim-dialog";
-      const topic = r.kind === "tunnel" ? ["tunnels", "tunnels"] : r.ferry_locomotives ? ["ferries", "ferries"]
-        : r.length === 9 ? ["murmansk", "Murmansk–Lieksa"] : ["turn", "claiming a route"];
+      const topic = r.kind === "tunnel" ? ["tunnels", t("game.topicTunnels")] : r.ferry_locomotives ? ["ferries", t("game.topicFerries")]
+        : r.length === 9 ? ["murmansk", "Murmansk–Lieksa"] : ["turn", t("game.topicClaim")];
       d.node.append(corner(helpButton(...topic)));
       map.setClass("selected", [id]);
       const close = d.close;
@@ -689,7 +702,8 @@ export async function gamePage(app, gameId, token) {
     const c = board.cities[id];
     const routes = board.routes.filter((r) => r.a === id || r.b === id);
     map.setClass("hl", routes.map((r) => r.id), [id]);
-    toast(`${c.name}: ${routes.map((r) => `${board.cities[r.a === id ? r.b : r.a].name} (${r.length} ${r.color})`).join(", ")}`, "info");
+    toast(`${c.name}: ${routes.map((r) => `${board.cities[r.a === id ? r.b : r.a].name} (${r.length} ${colourName(r.color)})`)
+      .join(", ")}`, "info");
   }
 
   /** At the end: the ceremony first (a game that ended in front of the player, once, with animations on), then the scores. */
@@ -708,15 +722,15 @@ export async function gamePage(app, gameId, token) {
     if (document.getElementById("final-dialog")) return;
     closeDialog();
     const body = scoringTable(result.result, seats());
-    const close = el("button", { type: "button", id: "close-scores", text: "View the board" });
-    const d = dialog("Final scores", body, [
-      el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: "Watch the replay" }),
-      el("a", { class: "button", href: "/", text: "New game" }), aiGame ? rematchButton(summary) : null, close],
+    const close = el("button", { type: "button", id: "close-scores", text: t("score.viewBoard") });
+    const d = dialog(t("score.title"), body, [
+      el("a", { class: "button primary", href: `/replay/${encodeURIComponent(gameId)}`, id: "replay-link", text: t("score.watchReplay") }),
+      el("a", { class: "button", href: "/", text: t("score.newGame") }), aiGame ? rematchButton(summary) : null, close],
     { className: "final", modal: true });
     d.node.id = "final-dialog";
     showRatingChange(gameId, d.node); // a rated game: each player's rating change
     if (summary.mode === "online" && seats().every((s) => s.kind === "human")) rematchOffer(gameId, token, d.node);
-    d.node.append(corner(helpButton("scoring", "scoring")));
+    d.node.append(corner(helpButton("scoring", t("score.topic"))));
     close.addEventListener("click", d.close);
   }
 
@@ -731,15 +745,15 @@ export async function gamePage(app, gameId, token) {
   for (let slot = 1; slot <= 9; slot++) keys[String(slot)] = () => act(`F${slot}`);
   installShortcuts(keys);
   const skip = document.getElementById("skip-link");
-  if (skip) { skip.href = "#market"; skip.textContent = "Skip to the cards to draw"; }
+  if (skip) { skip.href = "#market"; skip.textContent = t("game.skipToCards"); }
   market.setAttribute("tabindex", "-1");
 
   /** Claim by typing: the claimable routes whose name holds what is typed (accents ignored). */
   function routeSearch() {
-    if (!msg || !legal().some((a) => a.action.startsWith("C "))) { toast("No route can be claimed now.", "info"); return; }
+    if (!msg || !legal().some((a) => a.action.startsWith("C "))) { toast(t("game.noClaimNow"), "info"); return; }
     const fold = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
     const input = el("input", { type: "text", id: "route-search-input", autocomplete: "off",
-      "aria-label": "City name", placeholder: "e.g. Oslo" });
+      "aria-label": t("game.cityName"), placeholder: t("game.cityExample") });
     const results = el("div", { class: "route-buttons", id: "route-search-results", role: "list" });
     const claimable = () => [...new Set(legal().filter((a) => a.action.startsWith("C ")).map((a) => a.action.split(" ")[1]))]
       .map((code) => routeByCode.get(code));
@@ -747,18 +761,18 @@ export async function gamePage(app, gameId, token) {
       const wanted = fold(input.value.trim());
       const found = claimable().filter((r) => !wanted || fold(r.name).includes(wanted));
       results.replaceChildren(...found.map((r) => el("button", { type: "button", class: "route-btn", role: "listitem",
-        "data-route": r.id, onclick: () => clickRoute(r.id) }, `${r.name} (${r.length} ${r.color})`)));
-      if (!found.length) results.append(el("p", { class: "muted", text: "No claimable route there." }));
+        "data-route": r.id, onclick: () => clickRoute(r.id) }, `${r.name} (${r.length} ${colourName(r.color)})`)));
+      if (!found.length) results.append(el("p", { class: "muted", text: t("game.noRouteThere") }));
     };
     input.addEventListener("input", fill);
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter") { const first = results.querySelector("button"); if (first) first.click(); }
     });
-    const cancel = el("button", { type: "button", text: "Cancel", onclick: closeDialog });
+    const cancel = el("button", { type: "button", text: t("game.cancel"), onclick: closeDialog });
     showDialog("info:route-search", () => {
-      const d = dialog("Claim a route", el("div", {}, input, results), [cancel], { className: "route-search" });
+      const d = dialog(t("game.claimRoute"), el("div", {}, input, results), [cancel], { className: "route-search" });
       d.node.id = "route-search";
-      d.node.append(corner(helpButton("turn", "claiming a route")));
+      d.node.append(corner(helpButton("turn", t("game.topicClaim"))));
       return d;
     });
     fill();

@@ -1,28 +1,31 @@
 // Keyboard shortcuts of the game page, and the dialog that lists them ("?").
 import { dialog, el } from "./ui.js";
+import { t } from "./i18n.js";
 
-/** The shortcuts: key → [what it does, handler name]. Shown by "?". */
-export const SHORTCUTS = [
-  ["1 – 5", "take the face-up card in that slot"],
-  ["D", "draw a card from the deck"],
-  ["T", "draw destination tickets"],
-  ["C", "claim a route: type a city name"],
-  ["P", "pass (only when nothing else is possible)"],
-  ["H", "hint: what the expert would do (games against the computer)"],
-  ["+ / −", "zoom the map in or out (0: the whole map; arrows move it while a route has focus)"],
-  ["R", "open the rules"],
-  ["?", "show these shortcuts"],
-  ["Esc", "close a dialog or the rules"],
-];
+/** The shortcuts: [key, what it does] in the page's language. Shown by "?". */
+export function shortcuts() {
+  return [
+    ["1 – 5", t("game.key_faceUp")],
+    ["D", t("game.key_deck")],
+    ["T", t("game.key_tickets")],
+    ["C", t("game.key_claim")],
+    ["P", t("game.key_pass")],
+    ["H", t("game.key_hint")],
+    ["+ / −", t("game.key_zoom")],
+    ["R", t("game.key_rules")],
+    ["?", t("game.key_help")],
+    [t("game.key_escName"), t("game.key_esc")],
+  ];
+}
 
 let open = null;
 
 export function showShortcuts() {
   if (open) return;
   const list = el("dl", { class: "shortcut-list", id: "shortcut-list" },
-    SHORTCUTS.flatMap(([key, what]) => [el("dt", { text: key }), el("dd", { text: what })]));
-  const close = el("button", { type: "button", class: "primary", id: "shortcuts-close", text: "Close" });
-  const d = dialog("Keyboard shortcuts", list, [close], { className: "shortcuts-dialog" });
+    shortcuts().flatMap(([key, what]) => [el("dt", { text: key }), el("dd", { text: what })]));
+  const close = el("button", { type: "button", class: "primary", id: "shortcuts-close", text: t("game.close") });
+  const d = dialog(t("game.shortcuts"), list, [close], { className: "shortcuts-dialog" });
   d.node.id = "shortcuts-dialog";
   open = d;
   close.addEventListener("click", closeShortcuts);

@@ -2,6 +2,8 @@
 // with the same orthographic projection (scripts/make_land.py). A custom board (board.custom, from
 // a rule variant) has no land: its cities are placed by their own x/y, scaled into a frame.
 import { CARD_COLORS, CARD_LETTERS, DARK_CARDS, PLAYER_COLORS, PLAYER_INK, PLAYER_MARKS, keyActivate, svg } from "./ui.js";
+import { language, t } from "./i18n.js";
+import { colourName } from "./words.js";
 
 const cache = new Map();
 /** The board at `url` (the official one by default) and, for the official board only, its land. */
@@ -95,8 +97,7 @@ export function buildMap(data, handlers = {}) {
   const cityPos = board.cities.map((c) => (land ? project(c.lat, c.lon) : frame.place(c)));
   // The view is cropped to the land that is played: the cities and room for their names.
   const view = land ? playedFrame(cityPos) : { x: 0, y: 0, w: W, h: H };
-  const title = land ? "Map of the Nordic countries with cities and routes"
-    : `Map of the board ${board.name || ""} with cities and routes`.replace("  ", " ");
+  const title = land ? t("map.title") : t("map.titleCustom", { board: board.name || "" }).replace("  ", " ");
   const root = svg("svg", { viewBox: `${view.x} ${view.y} ${view.w} ${view.h}`, class: `board${land ? "" : " custom"}`,
     role: "group", "aria-label": title, preserveAspectRatio: "xMidYMid meet" });
   const defs = svg("defs", {},
@@ -111,9 +112,12 @@ export function buildMap(data, handlers = {}) {
   root.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#sea-lines)", opacity: 0.6 }));
   const landLayer = svg("g", { class: "land" });
   if (land) {
+    // Countries are named in the page's language (Intl knows them by their ISO code).
+    let regions = null;
+    try { regions = new Intl.DisplayNames([language()], { type: "region" }); } catch { /* an old browser: English */ }
     for (const c of land.countries) {
       landLayer.append(svg("path", { d: c.d, class: c.nordic ? "nordic" : "other", "data-country": c.code },
-        svg("title", { text: c.name })));
+        svg("title", { text: (regions && regions.of(c.code)) || c.name })));
     }
   } else {
     // One plain island under a custom board's cities: no real-world outline is implied.
@@ -148,10 +152,10 @@ export function buildMap(data, handlers = {}) {
     const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
     const textAngle = angle > 90 || angle < -90 ? angle + 180 : angle;
     const color = r.color;
-    const label = `${r.name}: ${r.length} ${color}${r.kind === "tunnel" ? " tunnel" : ""}` +
-      `${r.ferry_locomotives ? ` ferry (${r.ferry_locomotives} locomotive${r.ferry_locomotives > 1 ? "s" : ""})` : ""}`;
+    const label = `${r.name}: ${r.length} ${colourName(color)}${r.kind === "tunnel" ? ` ${t("map.tunnel")}` : ""}` +
+      `${r.ferry_locomotives ? ` ${t("map.ferryLabel", { count: r.ferry_locomotives })}` : ""}`;
     // The tooltip and the accessible name say the same (a name must contain the visible text).
-    const name = `${label} — ${r.points} point${r.points === 1 ? "" : "s"}`;
+    const name = `${label} — ${t("map.points", { count: r.points })}`;
     const g = svg("g", { class: `route kind-${r.kind}`, "data-route": r.id, "data-code": r.code,
       tabindex: 0, role: "button", "aria-label": name });
     g.append(svg("title", { text: name }));
@@ -197,7 +201,7 @@ export function buildMap(data, handlers = {}) {
   board.cities.forEach((c, i) => {
     const [x, y] = cityPos[i];
     const node = svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: CITY_R, class: "city", "data-city": c.id,
-      tabindex: 0, role: "button", "aria-label": `${c.name} (${c.english_name})` }, svg("title", { text: c.name }));
+      tabindex: 0, role: "button", "aria-label": c.english_name && c.english_name !== c.name && language() === "en" ? `${c.name} (${c.english_name})` : c.name }, svg("title", { text: c.name }));
     if (handlers.onCity) {
       node.addEventListener("click", () => handlers.onCity(c.id));
       keyActivate(node, () => handlers.onCity(c.id));

@@ -2,12 +2,8 @@
 // first, the dominated ones folded away. Nothing here decides what is legal: it only orders the
 // legal actions the server sent ("C <route> <cards>", one letter a card, L a locomotive).
 import { CARD_LETTERS } from "./ui.js";
-
-const TEXT = {
-  pay: "Pay",
-  and: "and",
-  locomotive: ["locomotive", "locomotives"],
-};
+import { list, t } from "./i18n.js";
+import { cardCount } from "./words.js";
 
 const LETTER_COLOR = Object.fromEntries(Object.entries(CARD_LETTERS).map(([c, l]) => [l, c]));
 
@@ -48,12 +44,8 @@ export function splitPayments(offers) {
   };
 }
 
-/** A payment in plain words: "Pay 2 orange and 1 locomotive". */
+/** A payment in plain words: "Pay 2 orange and 1 locomotive" ("Bezahle 2 Orange und 1 Lokomotive"). */
 export function paymentWords(cards) {
-  const parts = [...counts(cards)].map(([ch, k]) => {
-    const colour = LETTER_COLOR[ch];
-    return colour === "locomotive" ? `${k} ${TEXT.locomotive[k === 1 ? 0 : 1]}` : `${k} ${colour}`;
-  });
-  const list = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} ${TEXT.and} ${parts.at(-1)}` : parts[0] || "";
-  return `${TEXT.pay} ${list}`;
+  const parts = [...counts(cards)].map(([ch, k]) => cardCount(LETTER_COLOR[ch], k));
+  return t("cards.pay", { cards: list(parts) });
 }

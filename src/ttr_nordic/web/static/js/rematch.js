@@ -1,7 +1,8 @@
 // "Rematch?" in the final dialog of a game between people: a player offers (accepts), the
 // others see the offer, and when every seat has accepted each page opens the new game with
 // the same seat token (the server gave the new seats the old seats' tokens).
-import { api, el, playerName, toast } from "./ui.js";
+import { api, el, errorMessage, playerName, toast } from "./ui.js";
+import { list, t } from "./i18n.js";
 import { rememberGame } from "./mygames.js";
 
 const POLL_MS = 2000;
@@ -10,7 +11,7 @@ export function rematchOffer(gameId, token, dialogNode) {
   const path = `/api/games/${encodeURIComponent(gameId)}/rematch`;
   const headers = { "Content-Type": "application/json", "X-Game-Token": token };
   const status = el("p", { class: "rematch-status", id: "rematch-status", "aria-live": "polite" });
-  const button = el("button", { type: "button", class: "primary", id: "rematch", text: "Rematch?" });
+  const button = el("button", { type: "button", class: "primary", id: "rematch", text: t("score.rematchOffer") });
   const box = el("div", { class: "rematch" }, button, status);
   dialogNode.append(box);
   let seats = null;
@@ -23,9 +24,9 @@ export function rematchOffer(gameId, token, dialogNode) {
       return true;
     }
     if (offer.accepted.length) {
-      const names = offer.accepted.map((s) => (seats ? playerName(seats, s) : `Player ${s + 1}`)).join(", ");
-      status.textContent = `Rematch offered · accepted by ${names}`;
-      if (!button.disabled) button.textContent = "Accept the rematch";
+      const names = list(offer.accepted.map((s) => playerName(seats, s)));
+      status.textContent = t("score.rematchAccepted", { names });
+      if (!button.disabled) button.textContent = t("score.rematchAccept");
     }
     return false;
   }
@@ -40,7 +41,7 @@ export function rematchOffer(gameId, token, dialogNode) {
     try {
       button.disabled = true;
       show(await api(path, { method: "POST", headers }));
-    } catch (err) { toast(err.message); button.disabled = false; }
+    } catch (err) { toast(errorMessage(err)); button.disabled = false; }
   });
   api(`/api/games/${encodeURIComponent(gameId)}`).then((s) => { seats = s.seats; }).catch(() => {});
   poll();

@@ -3,51 +3,50 @@ import { buildMap, loadMapData } from "./map.js";
 import { rulesOf, variantNote } from "./variant.js";
 import { paymentChips } from "./game.js";
 import { withToken } from "./mygames.js";
-import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, playerName, scoringTable, svg, toast } from "./ui.js";
-
-const TEXT = {
-  playersOnly: "Only the players of this game can watch its replay. Open it from the browser you played on, " +
-    "or from the link you joined the game with.",
-};
+import { swatch, CARD_ORDER, PLAYER_COLORS, PLAYER_MARKS, api, cardChip, el, errorMessage, playerName, scoringTable, svg,
+  toast } from "./ui.js";
+import { num, t } from "./i18n.js";
+import { logLine } from "./words.js";
 
 export async function replayPage(app, gameId) {
   app.className = "replay-page";
-  app.replaceChildren(el("p", { class: "loading", text: "Loading the replay…" }));
+  app.replaceChildren(el("p", { class: "loading", text: t("replay.loading") }));
   let data;
   let first;
   try {
     [data, first] = await Promise.all([loadMapData(`/api/games/${encodeURIComponent(gameId)}/board`), api(`/api/games/${encodeURIComponent(gameId)}/replay/0`, withToken(gameId))]);
   } catch (err) {
-    const why = err.code === "TOKEN_REQUIRED" ? TEXT.playersOnly : err.message;
-    app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: "No replay" }), el("p", { text: why }),
-      el("a", { href: "/", text: "Back to the start page" })));
+    const why = err.code === "TOKEN_REQUIRED" ? t("replay.playersOnly") : errorMessage(err);
+    app.replaceChildren(el("div", { class: "fatal" }, el("h1", { text: t("replay.none") }), el("p", { text: why }),
+      el("a", { href: "/", text: t("game.backToStart") })));
     return;
   }
-  document.title = "Replay — Ticket to Ride: Nordic Countries";
+  document.title = t("replay.docTitle");
   const total = first.total;
   const seats = first.seats;
   const map = buildMap(data, {});
   const cache = new Map([[0, first]]);
-  const named = (text) => text.replace(/\bPlayer (\d)\b/g, (m, d) => playerName(seats, Number(d) - 1));
+  const named = (entry) => logLine(entry, data.board, seats);
+  const percent = (value) => num(value, { style: "percent", maximumFractionDigits: 0 });
   let step = 0; // the step shown
   let wanted = 0; // the step asked for last: quick clicks count from it, not from a step still loading
 
   const counter = el("span", { id: "replay-step", class: "step", "aria-live": "polite" });
-  const slider = el("input", { type: "range", min: 0, max: total, value: 0, id: "replay-slider", "aria-label": "Step" });
+  const slider = el("input", { type: "range", min: 0, max: total, value: 0, id: "replay-slider", "aria-label": t("replay.step") });
   const btn = (id, text, label, fn) => el("button", { type: "button", id, "aria-label": label, onclick: fn, text });
   const controls = el("div", { class: "replay-controls" },
-    btn("replay-start", "|◀", "First step", () => go(0)),
-    btn("replay-back", "◀ Back", "Step back", () => go(wanted - 1)),
-    btn("replay-forward", "Forward ▶", "Step forward", () => go(wanted + 1)),
-    btn("replay-end", "▶|", "Last step", () => go(total)),
-    btn("replay-play", "Play", "Play automatically", togglePlay), slider, counter);
+    btn("replay-start", "|◀", t("replay.first"), () => go(0)),
+    btn("replay-back", `◀ ${t("replay.back")}`, t("replay.stepBack"), () => go(wanted - 1)),
+    btn("replay-forward", `${t("replay.forward")} ▶`, t("replay.stepForward"), () => go(wanted + 1)),
+    btn("replay-end", "▶|", t("replay.last"), () => go(total)),
+    btn("replay-play", t("replay.play"), t("replay.playAuto"), togglePlay), slider, counter);
   const info = el("section", { class: "panel", id: "replay-info" });
   const playersBox = el("section", { class: "panel players", id: "replay-players" });
   const logBox = el("section", { class: "panel log", id: "replay-log" });
   const final = el("section", { class: "panel", id: "replay-final" });
-  const chancesBox = el("section", { class: "panel chances", id: "chances", "aria-label": "Win chances", hidden: true });
+  const chancesBox = el("section", { class: "panel chances", id: "chances", "aria-label": t("replay.chances"), hidden: true });
   let chances = null; // {players, chances: [[p0, p1, …] per step], moments}
-  app.replaceChildren(el("div", { class: "replay-head" }, el("h1", { text: "Replay" }), el("a", { href: "/", text: "← Start page" }),
+  app.replaceChildren(el("div", { class: "replay-head" }, el("h1", { text: t("replay.title") }), el("a", { href: "/", text: `← ${t("replay.startPage")}` }),
     variantNote(rulesOf(first.view.variant, data.board))),
     controls, el("div", { class: "game" }, el("div", { class: "map-wrap" }, map.root),
       el("aside", { class: "side" }, info, chancesBox, playersBox, logBox, final)));
@@ -67,7 +66,7 @@ export async function replayPage(app, gameId) {
     const y = (p) => H - p * H;
     const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "chances-chart",
       id: "chances-chart", role: "img",
-      "aria-label": `Each player's chance to win, step by step, from 0 to ${last}. Click to go to a step.` });
+      "aria-label": t("replay.chartLabel", { last }) });
     chart.append(svg("line", { x1: 0, x2: W, y1: y(1 / n), y2: y(1 / n), class: "fair" }));
     for (let p = 0; p < n; p++) {
       const points = chances.chances.map((c, i) => `${x(i).toFixed(1)},${y(c[p]).toFixed(1)}`).join(" ");
@@ -85,13 +84,13 @@ export async function replayPage(app, gameId) {
     const now = el("p", { class: "chances-now", id: "chances-now" });
     const moments = el("ol", { class: "key-moments", id: "key-moments" }, chances.moments.map((m) =>
       el("li", {}, el("button", { type: "button", class: "link moment", "data-step": m.step, onclick: () => go(m.step) },
-        `Step ${m.step}`), " ", swatch(m.player, true),
-      ` ${playerName(seats, m.player)} ${m.after >= m.before ? "+" : "−"}${Math.round(Math.abs(m.after - m.before) * 100)}%`,
-      m.until && m.until !== m.step ? ` by step ${m.until}` : "", " — ",
-      named(m.text))));
-    chancesBox.replaceChildren(el("h2", { text: "Win chances" }), chart, now,
-      el("h3", { text: "Key moments" }), moments,
-      el("p", { class: "hint", text: "From each player's own view at the time (the calibrated value model); they add up to 100%. Tickets kept are judged by the keeper's chance 8 moves later." }));
+        t("replay.stepN", { step: m.step })), " ", swatch(m.player, true),
+      ` ${playerName(seats, m.player)} ${m.after >= m.before ? "+" : "−"}${percent(Math.abs(m.after - m.before))}`,
+      m.until && m.until !== m.step ? ` ${t("replay.byStep", { step: m.until })}` : "", " — ",
+      m.entry ? named(m.entry) : m.text.replace(/\bPlayer (\d)\b/g, (w, d) => playerName(seats, Number(d) - 1)))));
+    chancesBox.replaceChildren(el("h2", { text: t("replay.chances") }), chart, now,
+      el("h3", { text: t("replay.moments") }), moments,
+      el("p", { class: "hint", text: t("replay.chancesHint") }));
     markChances();
   }
 
@@ -104,8 +103,8 @@ export async function replayPage(app, gameId) {
     marker.setAttribute("x2", at);
     const now = chancesBox.querySelector("#chances-now");
     const c = chances.chances[step];
-    now.replaceChildren(`Step ${step}: `, ...c.flatMap((p, i) => [i ? " · " : "", swatch(i, true),
-      ` ${playerName(seats, i)} ${Math.round(p * 100)}%`]));
+    now.replaceChildren(`${t("replay.stepN", { step })}: `, ...c.flatMap((p, i) => [i ? " · " : "", swatch(i, true),
+      ` ${playerName(seats, i)} ${percent(p)}`]));
     chancesBox.querySelectorAll(".moment").forEach((b) => b.classList.toggle("here", Number(b.dataset.step) === step));
   }
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -117,8 +116,8 @@ export async function replayPage(app, gameId) {
 
   let timer = null;
   function togglePlay() {
-    if (timer) { clearInterval(timer); timer = null; controls.querySelector("#replay-play").textContent = "Play"; return; }
-    controls.querySelector("#replay-play").textContent = "Pause";
+    if (timer) { clearInterval(timer); timer = null; controls.querySelector("#replay-play").textContent = t("replay.play"); return; }
+    controls.querySelector("#replay-play").textContent = t("replay.pause");
     timer = setInterval(() => { if (wanted >= total) togglePlay(); else go(wanted + 1); }, 600);
   }
 
@@ -130,7 +129,7 @@ export async function replayPage(app, gameId) {
     let s = cache.get(target);
     if (!s) {
       try { s = await api(`/api/games/${encodeURIComponent(gameId)}/replay/${target}`, withToken(gameId)); }
-      catch (err) { toast(err.message); if (ticket === pending) wanted = step; return; }
+      catch (err) { toast(errorMessage(err)); if (ticket === pending) wanted = step; return; }
       cache.set(target, s);
     }
     if (ticket !== pending) return;
@@ -141,40 +140,40 @@ export async function replayPage(app, gameId) {
   function show(s) {
     const view = s.view;
     slider.value = String(s.step);
-    counter.textContent = `Step ${s.step} / ${s.total}`;
+    counter.textContent = t("replay.counter", { step: s.step, total: s.total });
     document.body.dataset.step = String(s.step);
     map.setOwners(view.route_owner);
     const last = view.log[view.log.length - 1];
     const move = s.action ? el("p", { id: "replay-move" },
       last && last.player !== null ? swatch(last.player, true) : null,
-      ` ${last ? named(last.text) : s.action}`) : el("p", { id: "replay-move", text: "The game is dealt." });
+      ` ${last ? named(last) : s.action}`) : el("p", { id: "replay-move", text: t("replay.dealt") });
     if (s.action && s.action.startsWith("C ")) {
       const r = data.board.routes.find((x) => x.code === s.action.split(" ")[1]);
       if (r) map.setClass("selected", [r.id]);
       move.append(" ", paymentChips(s.action.split(" ")[2] || ""));
     } else map.setClass("selected");
-    info.replaceChildren(el("h2", { text: "Move" }), move,
+    info.replaceChildren(el("h2", { text: t("replay.move") }), move,
       el("div", { class: "faceup-row" }, view.display.map((c) => (c ? cardChip(c) : null))),
-      el("p", { class: "muted", text: `Deck ${view.deck_count} · tickets ${view.ticket_deck_count}` }));
+      el("p", { class: "muted", text: t("replay.piles", { deck: view.deck_count, tickets: view.ticket_deck_count }) }));
     const table = el("div", { class: "replay-players" });
     for (let p = 0; p < view.num_players; p++) {
       const pl = s.players[p];
       const cards = el("div", { class: "hand-cards" }, CARD_ORDER.filter((c) => pl.hand[c]).map((c) => cardChip(c, pl.hand[c])));
-      const tks = el("ul", { class: "ticket-list" }, pl.tickets.map((t) =>
-        el("li", { class: t.completed ? "done" : "open" }, el("span", { class: "tick", text: t.completed ? "✓" : "○" }),
-          ` ${t.from} – ${t.to} `, el("span", { class: "pts", text: t.points }))));
+      const tks = el("ul", { class: "ticket-list" }, pl.tickets.map((tk) =>
+        el("li", { class: tk.completed ? "done" : "open" }, el("span", { class: "tick", text: tk.completed ? "✓" : "○" }),
+          ` ${tk.from} – ${tk.to} `, el("span", { class: "pts", text: tk.points }))));
       table.append(el("div", { class: `replay-player${view.current === p ? " current" : ""}` },
         el("h3", {}, swatch(p),
-          ` ${playerName(seats, p)} — ${view.scores[p]} pts, ${view.trains[p]} trains`), cards, tks));
+          ` ${playerName(seats, p)} — ${t("replay.playerLine", { points: view.scores[p], trains: view.trains[p] })}`), cards, tks));
     }
-    playersBox.replaceChildren(el("h2", { text: "Players (all hands shown)" }), table);
+    playersBox.replaceChildren(el("h2", { text: t("replay.players") }), table);
     const list = el("ol", { class: "log-list" }, view.log.slice(-40).map((e) => el("li", {},
       e.player !== null && e.player >= 0 ? swatch(e.player, true) : null,
-      ` ${named(e.text)}`)));
-    logBox.replaceChildren(el("h2", { text: "Moves" }), list);
+      ` ${named(e)}`)));
+    logBox.replaceChildren(el("h2", { text: t("game.moves") }), list);
     list.scrollTop = list.scrollHeight;
     final.hidden = !s.result;
-    if (s.result) final.replaceChildren(el("h2", { text: "Final scores" }), scoringTable(s.result, seats));
+    if (s.result) final.replaceChildren(el("h2", { text: t("score.title") }), scoringTable(s.result, seats));
     markChances();
   }
   show(first);

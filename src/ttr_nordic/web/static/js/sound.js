@@ -3,11 +3,7 @@
 // ceremony's ticks. One volume setting (0 = off), remembered in localStorage. Browsers start
 // audio only after a user gesture: the audio context is made on the first click or key press.
 import { drawKind } from "./fly.js";
-
-export const SOUND_TEXT = {
-  volume: "Sound",
-  volumeTitle: "Volume of the sound effects (0 = off)",
-};
+import { t } from "./i18n.js";
 
 const VOLUME_KEY = "ttr-volume";
 export const DEFAULT_VOLUME = 40; // of 100: moderate
@@ -98,12 +94,12 @@ export function play(name) {
 export function volumeControl() {
   const input = document.createElement("input");
   Object.assign(input, { type: "range", id: "sound-volume", min: 0, max: 100, step: 10, value: volume() });
-  input.title = SOUND_TEXT.volumeTitle;
+  input.title = t("game.volumeTitle");
   input.addEventListener("change", () => { setVolume(input.value); unlock(); play("turn"); });
   const label = document.createElement("label");
   label.className = "anim-setting sound-setting";
-  label.title = SOUND_TEXT.volumeTitle;
-  label.append(`${SOUND_TEXT.volume} `, input);
+  label.title = t("game.volumeTitle");
+  label.append(`${t("game.volume")} `, input);
   return label;
 }
 

@@ -1,6 +1,7 @@
 // Shared helpers: element building, card colours and letters, toasts, dialogs, scoring table.
 // The cards' pictures (CSS images drawn by art.js, shown by art.css) are installed on import.
 import "./art.js";
+import { language, list, t } from "./i18n.js";
 
 export const CARD_COLORS = {
   purple: "#8e44ad", white: "#f5f5f0", blue: "#2a6fdb", yellow: "#f2c500", orange: "#f28c28",
@@ -50,9 +51,10 @@ export function svg(tag, attrs = {}, ...children) {
 /** A card: its colour (its picture comes with it: art.css), its letter (the colour-blind aid) and an optional count. */
 export function cardChip(color, count = null, extra = {}) {
   const classes = ["card", `card-${color}`, DARK_CARDS.has(color) ? "dark" : ""].join(" ");
-  return el("span", { class: classes, title: color, ...extra },
+  const name = t(`cards.${color}`);
+  return el("span", { class: classes, title: name, ...extra },
     el("span", { class: "card-letter", "aria-hidden": "true", text: CARD_LETTERS[color] || "?" }),
-    el("span", { class: "sr-only", text: color }),
+    el("span", { class: "sr-only", text: name }),
     count === null ? null : el("span", { class: "card-count", text: `×${count}` }));
 }
 
@@ -71,9 +73,26 @@ export async function api(path, options = {}) {
   if (!response.ok) {
     const err = data.error || {};
     // The error's code lets a page put the server's message in plainer words.
-    throw Object.assign(new Error(err.message || `request failed (${response.status})`), { code: err.code });
+    throw Object.assign(new Error(err.message || t("game.requestFailed", { status: response.status })), { code: err.code });
   }
   return data;
+}
+
+// The server's error codes the game's pages word in the page's language (game.error_<CODE>).
+const ERROR_CODES = new Set(["BAD_ACTION", "STALE", "NOT_YOUR_SEAT", "BAD_TOKEN", "GAME_NOT_FOUND", "RATE_LIMITED",
+  "HINTS_OFF", "HINT_BUSY", "HINT_FAILED", "NO_DECISION", "SEAT_HANDED_OVER", "WAITING_FOR_ACCOUNTS", "NOT_CREATOR",
+  "STORAGE_ERROR", "NOT_PUBLIC", "CHAT_TOO_FAST", "CHAT_FULL", "PLAYERS_ONLY"]);
+
+/**
+ * An error from the server ({code, message}: an API error or a WebSocket "error") in the page's
+ * language: a known code's message from the catalogue, else the server's own words. English keeps
+ * the server's words (a refused move's message names the engine's reason).
+ *
+ *   errorMessage({ code: "CHAT_FULL", message: "this game's chat holds at most 500 messages" })
+ *   -> "der Chat dieser Partie ist voll" (German)
+ */
+export function errorMessage(err) {
+  return err && ERROR_CODES.has(err.code) && language() !== "en" ? t(`game.error_${err.code}`) : (err && err.message) || "";
 }
 
 /** Activate on Enter/Space for a non-button focusable element. */
@@ -97,44 +116,50 @@ export function dialog(title, body, actions, { className = "", modal = false } =
   return { node, close: () => host.remove() };
 }
 
-/** "1 point", "2 points": a count with its noun, singular or plural. */
-export function plural(count, noun, nouns = `${noun}s`) {
-  return `${count} ${count === 1 ? noun : nouns}`;
+const COMPUTER_NAME = /^Computer (\d+) \((easy|medium|hard|expert)\)$/;
+
+/** A computer level's name in the page's language: levelName("hard") -> "hard" / "schwer". */
+export function levelName(level) {
+  return ["easy", "medium", "hard", "expert"].includes(level) ? t(`game.level_${level}`) : level;
 }
 
+/** A seat's name: the player's own, else "Player 2" in the page's language; the name the server
+ * gives a computer seat ("Computer 2 (hard)") is written in the page's language too. */
 export function playerName(seats, index) {
-  return (seats && seats[index] && seats[index].name) || `Player ${index + 1}`;
+  const name = seats && seats[index] && seats[index].name;
+  if (!name) return t("game.playerN", { n: index + 1 });
+  const computer = seats[index].kind === "ai" ? COMPUTER_NAME.exec(name) : null;
+  return computer ? t("game.computerN", { n: Number(computer[1]), level: levelName(computer[2]) }) : name;
 }
 
 /** The end-of-game scoring table. */
 export function scoringTable(result, seats) {
   const winners = new Set(result.winners);
   const table = el("div", { class: "scoring", "data-testid": "scoring" });
-  const names = result.winners.map((w) => playerName(seats, w)).join(" and ");
-  const how = { score: "on points", tickets: "on tickets completed, after a tie on points",
-    "longest path": "on the longest path, after a tie on points and tickets",
-    shared: "a shared victory" }[result.decided_by] || result.decided_by;
+  const names = list(result.winners.map((w) => playerName(seats, w)));
+  const how = { score: t("score.byPoints"), tickets: t("score.byTickets"), "longest path": t("score.byLongest"),
+    shared: t("score.shared") }[result.decided_by] || result.decided_by;
   table.append(el("p", { class: "winner", "data-testid": "winner" },
-    `${result.winners.length > 1 ? "Winners" : "Winner"}: ${names} — ${how}`));
+    t("score.winners", { count: result.winners.length, names, how })));
   const grid = el("div", { class: "score-grid" });
   for (const p of result.players) {
     const card = el("section", { class: `score-card${winners.has(p.player) ? " won" : ""}`,
       style: { borderColor: PLAYER_COLORS[p.player] } });
     // The name may wrap on its own lines; the badge keeps its place at the top right.
     card.append(el("h3", {}, swatch(p.player), el("span", { class: "score-name", text: playerName(seats, p.player) }),
-      winners.has(p.player) ? el("span", { class: "badge", text: "★ winner" }) : null));
+      winners.has(p.player) ? el("span", { class: "badge", text: `★ ${t("score.winner")}` }) : null));
     const rows = el("table", {},
-      el("tr", {}, el("th", { text: "Routes" }), el("td", { text: p.route_points })));
-    for (const t of p.tickets) {
-      rows.append(el("tr", { class: t.completed ? "ok" : "fail" },
-        el("th", {}, `${t.completed ? "✓" : "✗"} ${t.from} – ${t.to}`),
-        el("td", { text: t.value > 0 ? `+${t.value}` : String(t.value) })));
+      el("tr", {}, el("th", { text: t("score.routes") }), el("td", { text: p.route_points })));
+    for (const tk of p.tickets) {
+      rows.append(el("tr", { class: tk.completed ? "ok" : "fail" },
+        el("th", {}, `${tk.completed ? "✓" : "✗"} ${tk.from} – ${tk.to}`),
+        el("td", { text: tk.value > 0 ? `+${tk.value}` : String(tk.value) })));
     }
-    rows.append(el("tr", {}, el("th", { text: `Globetrotter (${plural(p.tickets_completed, "ticket")} completed)` }),
+    rows.append(el("tr", {}, el("th", { text: t("score.globetrotter", { count: p.tickets_completed }) }),
       el("td", { text: p.globetrotter ? `+${p.globetrotter}` : "0" })));
-    rows.append(el("tr", { class: "muted" }, el("th", { text: "Longest path (tie-break only)" }),
+    rows.append(el("tr", { class: "muted" }, el("th", { text: t("score.longest") }),
       el("td", { text: p.longest_path })));
-    rows.append(el("tr", { class: "total" }, el("th", { text: "Total" }), el("td", { text: p.total })));
+    rows.append(el("tr", { class: "total" }, el("th", { text: t("score.total") }), el("td", { text: p.total })));
     card.append(rows);
     grid.append(card);
   }

@@ -1,6 +1,7 @@
 // Zoom and pan of the board: the mouse wheel (around the pointer), dragging, two-finger pinch,
 // buttons (+, −, fit) and keys (+, −, 0; arrows while the map has focus). Only the SVG viewBox
 // changes, so city names and car letters grow with the zoom.
+import { t } from "./i18n.js";
 import { el } from "./ui.js";
 
 const MAX_ZOOM = 6;
@@ -49,13 +50,13 @@ export function makeZoomable(svgRoot, wrap) {
   }
   function panBy(dx, dy) { apply({ ...view, x: view.x + dx, y: view.y + dy }); }
 
-  const inn = el("button", { type: "button", class: "zoom-btn", id: "zoom-in", "aria-label": "Zoom in", text: "+",
+  const inn = el("button", { type: "button", class: "zoom-btn", id: "zoom-in", "aria-label": t("map.zoomIn"), text: "+",
     onclick: () => zoomAt(STEP) });
-  const out = el("button", { type: "button", class: "zoom-btn", id: "zoom-out", "aria-label": "Zoom out", text: "−",
+  const out = el("button", { type: "button", class: "zoom-btn", id: "zoom-out", "aria-label": t("map.zoomOut"), text: "−",
     onclick: () => zoomAt(1 / STEP) });
-  const fit = el("button", { type: "button", class: "zoom-btn", id: "zoom-fit", "aria-label": "Show the whole map",
+  const fit = el("button", { type: "button", class: "zoom-btn", id: "zoom-fit", "aria-label": t("map.zoomFit"),
     text: "⤢", onclick: () => apply({ x: x0, y: y0, w: w0, h: h0 }) });
-  const controls = el("div", { class: "zoom-controls", role: "group", "aria-label": "Map zoom" }, inn, out, fit);
+  const controls = el("div", { class: "zoom-controls", role: "group", "aria-label": t("map.zoom") }, inn, out, fit);
 
   svgRoot.addEventListener("wheel", (e) => {
     e.preventDefault();
