@@ -35,7 +35,7 @@ def test_the_browser_language_is_the_default(
 def test_the_picker_switches_and_remembers_the_language(page: Any) -> None:
     page.goto("/")
     picker = page.locator("#lang-picker")
-    assert picker.locator("option").all_text_contents() == list(LANGUAGES.values())
+    expect(picker.locator("option")).to_have_text(list(LANGUAGES.values()))
     picker.select_option("sv")
     expect(page.locator("html")).to_have_attribute("lang", "sv")
     expect(page.locator("#rules-open")).to_have_text("Regler")

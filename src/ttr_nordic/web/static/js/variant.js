@@ -2,15 +2,17 @@
 // or a variant file the player uploads) and the game page's note of the rules in force. The
 // server checks an upload with the engine's parser and answers a bad file with its one-line error.
 import { api, el } from "./ui.js";
+import { t } from "./i18n.js";
 
-const LABELS = { official: "Official", "short-game": "Short game", "small-board": "Small board" };
+// The shipped variants' names in the page's language (a file's own name is shown as it is).
+const LABELS = { official: "variant.official", "short-game": "variant.shortGame", "small-board": "variant.smallBoard" };
 const UPLOAD = "upload";
 /** The most an upload may weigh (the server's variants.MAX_UPLOAD_BYTES). */
 const MAX_BYTES = 256 * 1024;
 
 /** A variant's name as the pages show it: "short-game" → "Short game". */
 export function variantLabel(name) {
-  return LABELS[name] || name.replace(/[-_]+/g, " ").replace(/^./, (c) => c.toUpperCase());
+  return LABELS[name] ? t(LABELS[name]) : name.replace(/[-_]+/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
 
 let shippedList = null;
@@ -25,9 +27,9 @@ function shipped() {
  * rejects saying what is missing. */
 export function rulesChoice(prefix, { upload = true } = {}) {
   const select = el("select", { id: `${prefix}-variant`, name: `${prefix}-variant` },
-    el("option", { value: "official", text: "Official" }));
+    el("option", { value: "official", text: t("variant.official") }));
   const file = el("input", { type: "file", id: `${prefix}-variant-file`, accept: ".toml,.json", multiple: true,
-    hidden: true, "aria-label": "Variant file, and its board file if it names one" });
+    hidden: true, "aria-label": t("variant.fileLabel") });
   const about = el("p", { class: "hint variant-about", id: `${prefix}-variant-about`, "aria-live": "polite" });
   const descriptions = new Map();
   shipped().then((list) => {
@@ -36,28 +38,28 @@ export function rulesChoice(prefix, { upload = true } = {}) {
       descriptions.set(v.name, v.description);
       select.append(el("option", { value: v.name, text: variantLabel(v.name) }));
     }
-    if (upload) select.append(el("option", { value: UPLOAD, text: "Upload a variant file…" }));
+    if (upload) select.append(el("option", { value: UPLOAD, text: t("variant.upload") }));
   });
   const sync = () => {
     file.hidden = select.value !== UPLOAD;
     about.textContent = select.value === UPLOAD
       ? (file.files.length ? [...file.files].map((f) => f.name).join(", ")
-        : "A .toml or .json variant file (with its board file, if it names one).")
+        : t("variant.fileHint"))
       : descriptions.get(select.value) || "";
   };
   select.addEventListener("change", sync);
   file.addEventListener("change", sync);
   sync();
   const node = el("div", { class: "variant-field" },
-    el("label", { class: "field", for: select.id }, "Rules", select), file, about);
+    el("label", { class: "field", for: select.id }, t("variant.rules"), select), file, about);
 
   async function value() {
     if (select.value === "official") return null;
     if (select.value !== UPLOAD) return select.value;
     const chosen = [...file.files];
-    if (!chosen.length) throw new Error("Choose a variant file (.toml or .json) first.");
+    if (!chosen.length) throw new Error(t("variant.chooseFile"));
     const size = chosen.reduce((sum, f) => sum + f.size, 0);
-    if (size > MAX_BYTES) throw new Error(`The files weigh ${Math.ceil(size / 1024)} KiB: a variant is at most 256 KiB.`);
+    if (size > MAX_BYTES) throw new Error(t("variant.tooLarge", { kib: Math.ceil(size / 1024) }));
     const texts = await Promise.all(chosen.map(async (f) => ({ name: f.name, text: await f.text() })));
     // The variant is the TOML file, else the JSON one that is not a board (a board has "cities").
     const isBoard = (t) => { try { return "cities" in JSON.parse(t.text); } catch { return false; } };
@@ -79,6 +81,6 @@ export function rulesOf(rules, board) {
 export function variantNote(variant) {
   if (!variant || variant.official) return null;
   return el("p", { class: "variant-note", id: "variant-note", title: variant.description || null },
-    "Rules: ", el("strong", { text: variantLabel(variant.name) }),
-    variant.custom_board ? " · custom board" : " · Nordic board");
+    `${t("variant.note")} `, el("strong", { text: variantLabel(variant.name) }),
+    ` · ${variant.custom_board ? t("variant.customBoard") : t("variant.nordicBoard")}`);
 }
