@@ -213,4 +213,13 @@ def test_claimed_routes_are_trains_with_windows(
     counts = [n for r in routes for n in r["windows"]]
     assert max(counts) > min(counts), counts
     shot(page, f"trains-{width}x{height}")
+    # The replay draws the same trains, and takes them away again when it goes back to the start.
+    page.goto(f"/replay/{game_id}?token={token}")
+    page.click("#replay-end")
+    expect(page.locator(".route.claimed").first).to_be_visible()
+    drawn = [{k: v for k, v in r.items() if k != "pane"} for r in routes]  # the replay's map has its own size
+    assert [{k: v for k, v in r.items() if k != "pane"} for r in page.evaluate(TRAINS_JS)["routes"]] == drawn
+    page.click("#replay-start")
+    expect(page.locator(".route.claimed")).to_have_count(0)
+    assert page.evaluate(TRAINS_JS)["free"] == 0
     assert requests_seen.errors == []
