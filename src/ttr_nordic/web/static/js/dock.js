@@ -51,6 +51,11 @@ export function makePhoneDock(tickets) {
     if (isOpen() && !tickets.contains(event.target) && !toggle.contains(event.target)) setOpen(false);
   });
 
+  // The paths are worked out again only when a route changed hands: most updates are card draws.
+  let pathsFor = null;
+  const paths = new Map();
+  let cities = { board: null, id: new Map() }; // city name → id, for the board given last
+
   /** Show done/total on the button and each open ticket's cars still to claim in the list. */
   function update(view, { board, seat, hidden }) {
     const list = hidden ? [] : view.tickets;
@@ -58,11 +63,14 @@ export function makePhoneDock(tickets) {
     count.textContent = hidden ? "–" : `${done}/${list.length}`;
     // At the end the final scores say which tickets failed: no cars are "to go" any more.
     if (hidden || view.phase === "GAME_OVER") return;
-    const cityId = new Map(board.cities.map((c) => [c.name, c.id]));
+    if (cities.board !== board) cities = { board, id: new Map(board.cities.map((c) => [c.name, c.id])) };
+    const owners = `${seat}:${view.route_owner.join(",")}`;
+    if (owners !== pathsFor) { paths.clear(); pathsFor = owners; }
     for (const t of list) {
       const row = tickets.querySelector(`li[data-ticket="${t.id}"]`);
       if (!row || t.completed) continue;
-      const path = ticketPath(board, view.route_owner, seat, cityId.get(t.from), cityId.get(t.to));
+      if (!paths.has(t.id)) paths.set(t.id, ticketPath(board, view.route_owner, seat, cities.id.get(t.from), cities.id.get(t.to)));
+      const path = paths.get(t.id);
       const words = path === null ? TEXT.noWayLeft
         : fill(path.cars === 1 ? TEXT.carToGo : TEXT.carsToGo, { cars: path.cars });
       const note = el("span", { class: `ticket-togo${path === null ? " blocked" : ""}`, text: words });
