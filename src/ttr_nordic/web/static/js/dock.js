@@ -73,10 +73,9 @@ export function makePhoneDock(tickets) {
       const path = paths.get(t.id);
       const words = path === null ? TEXT.noWayLeft
         : fill(path.cars === 1 ? TEXT.carToGo : TEXT.carsToGo, { cars: path.cars });
-      const note = el("span", { class: `ticket-togo${path === null ? " blocked" : ""}`, text: words });
-      const points = row.querySelector(".pts");
-      if (points) points.before(note);
-      else row.append(note);
+      // Last in the row's text (the points' stub is drawn at the right edge whatever the order):
+      // "Oslo – Bergen 7 (not yet) 5 cars to go".
+      row.append(el("span", { class: `ticket-togo${path === null ? " blocked" : ""}`, text: words }));
     }
   }
 
