@@ -60,7 +60,8 @@ const WINDOW = { w: 4, h: 4.6, gap: 1.6, end: 2, door: 3 };
  * (centred on 0,0, x along the track): as many as fit on each side of a middle door, or evenly
  * spaced on a car too short for a door.
  *
- * Example: ``carWindows(20)`` → ``"M3.2 -2.1h3.6v4.2h-3.6z M-6.8 -2.1h3.6v4.2h-3.6z"`` (two windows).
+ * Example: ``carWindows(20)`` → ``"M3.0 -2.3h4v4.6h-4z M-7.0 -2.3h4v4.6h-4z"`` (a window each side of
+ * the door); ``carWindows(8)`` → ``"M-2.0 -2.3h4v4.6h-4z"`` (one, in the middle).
  */
 export function carWindows(length) {
   const step = WINDOW.w + WINDOW.gap;
