@@ -9,6 +9,7 @@ import { cardsOf, paymentWords, splitPayments } from "./payments.js";
 import { ticketPath } from "./progress.js";
 import { makeFlier } from "./fly.js";
 import { makeGuide } from "./guide.js";
+import { makePhoneDock } from "./dock.js";
 import { onlineFeatures } from "./online.js";
 import { hintText } from "./hint-text.js";
 import { ratedNotice, showRatingChange } from "./account.js";
@@ -156,6 +157,7 @@ export async function gamePage(app, gameId, token) {
     // in view however tall the hint, the guide and the news above them grow (style.css).
     players, clocks.panel, atTable, el("div", { class: "dock", id: "dock" }, market, hand, tickets), routeList, log,
     atTable ? null : online.panel, summary.mode === "online" ? chatPanel(gameId, token).node : null);
+  const phoneDock = makePhoneDock(tickets); // a phone: the hand and a tickets button docked at the bottom
   // The page's one level-one heading, for screen readers' heading navigation (the map says the rest).
   app.replaceChildren(el("h1", { class: "sr-only", text: t("game.heading") }),
     // The panel comes first in the Tab order (the cards a few stops away, not after 100 routes);
@@ -272,6 +274,7 @@ export async function gamePage(app, gameId, token) {
     clocks.update(result ? null : msg.clock, seats());
     renderMarket(view);
     renderPrivate(view);
+    phoneDock.update(view, { board, seat: msg.seat, hidden: privateHidden() });
     renderRouteList(claimable);
     markTicketCities(view);
     renderLog(view);

@@ -52,6 +52,38 @@ const CITY_R = 7;
 const CAR_W = 10;
 const TWIN_GAP = 5.8;
 
+// A claimed route's cars are little train cars: a row of windows in the owner's ink (PLAYER_INK,
+// which reads on the owner's colour) with a door in the middle, where the owner's number sits
+// when zoomed in, and couplings in the gaps between the cars. Car units: x along the track.
+const WINDOW = { w: 4, h: 4.6, gap: 1.6, end: 2, door: 3 };
+
+/**
+ * The windows of a train car ``length`` board units long, as one SVG path in the car's own frame
+ * (centred on 0,0, x along the track): as many as fit on each side of a middle door, or evenly
+ * spaced on a car too short for a door.
+ *
+ * Example: ``carWindows(20)`` → ``"M3.0 -2.3h4v4.6h-4z M-7.0 -2.3h4v4.6h-4z"`` (a window each side of
+ * the door); ``carWindows(8)`` → ``"M-2.0 -2.3h4v4.6h-4z"`` (one, in the middle).
+ */
+export function carWindows(length) {
+  const step = WINDOW.w + WINDOW.gap;
+  const top = (-WINDOW.h / 2).toFixed(1);
+  const pane = (x) => `M${x.toFixed(1)} ${top}h${WINDOW.w}v${WINDOW.h}h${-WINDOW.w}z`;
+  const perSide = Math.floor((length / 2 - WINDOW.door - WINDOW.end + WINDOW.gap) / step);
+  const panes = [];
+  if (perSide >= 1) {
+    for (let i = 0; i < perSide; i++) {
+      const x = WINDOW.door + i * step;
+      panes.push(pane(x), pane(-x - WINDOW.w));
+    }
+  } else {
+    const count = Math.max(1, Math.floor((length - 2 * WINDOW.end + WINDOW.gap) / step));
+    const span = count * step - WINDOW.gap;
+    for (let i = 0; i < count; i++) panes.push(pane(-span / 2 + i * step));
+  }
+  return panes.join(" ");
+}
+
 // The colour-blind patterns of the cars, the same as the cards' (ui.js and style.css): each is
 // drawn in the car's own frame (x along the track), so it turns with the route. At the default
 // zoom of a 1366×768 screen a period of 6 is about 3 px: a texture that reads where letters
@@ -180,7 +212,7 @@ export function buildMap(data, handlers = {}) {
         g.append(svg("rect", { x: -3, y: -3, width: 6, height: 6, transform: `${tr} rotate(45)`,
           class: "loco-mark", fill: "url(#loco-fill)" }));
       }
-      cars.push({ rect, text });
+      cars.push({ rect, text, transform: tr, length: car });
     }
     g.append(svg("path", { d: `M${(sx + ux * start).toFixed(1)} ${(sy + uy * start).toFixed(1)} ` +
       `L${(sx + ux * (start + used)).toFixed(1)} ${(sy + uy * (start + used)).toFixed(1)}`, class: "hit" }));
@@ -195,7 +227,7 @@ export function buildMap(data, handlers = {}) {
       keyActivate(g, () => handlers.onRoute(r.id));
     }
     routeLayer.append(g);
-    routeNodes.set(r.id, { g, cars, route: r });
+    routeNodes.set(r.id, { g, cars, route: r, track: `M${x1} ${y1} L${x2} ${y2}`, train: null });
   }
 
   board.cities.forEach((c, i) => {
@@ -235,11 +267,29 @@ export function buildMap(data, handlers = {}) {
   root.addEventListener("viewchange", showLetters);
   new ResizeObserver(() => requestAnimationFrame(layoutLabels)).observe(root);
 
+  /** A route's train, made the first time it is claimed: couplings under the cars, windows on them. */
+  function dressTrain(node) {
+    const { cars, track } = node;
+    cars[0].rect.before(svg("path", { d: track, class: "car-coupling" }));
+    const windows = cars.map(({ rect, transform, length }, index) => {
+      const pane = svg("path", { d: carWindows(length), transform, class: "car-windows" });
+      pane.style.setProperty("--car", index);
+      rect.after(pane);
+      return pane;
+    });
+    node.train = { windows };
+  }
+
   function setOwners(routeOwner) {
-    for (const [id, { g, cars, route }] of routeNodes) {
+    for (const [id, node] of routeNodes) {
+      const { g, cars, route } = node;
       const owner = routeOwner ? routeOwner[id] : null;
       g.classList.toggle("claimed", owner !== null && owner !== undefined);
       if (owner !== null && owner !== undefined) {
+        if (!node.train) dressTrain(node);
+        if (g.dataset.owner !== String(owner)) {
+          for (const pane of node.train.windows) pane.setAttribute("fill", PLAYER_INK[owner]);
+        }
         g.dataset.owner = owner;
         for (const [index, { rect, text }] of cars.entries()) {
           rect.style.setProperty("--car", index);
