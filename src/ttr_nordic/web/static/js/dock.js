@@ -50,18 +50,20 @@ export function makePhoneDock(tickets) {
   /** Show done/total on the button and each open ticket's cars still to claim in the list. */
   function update(view, { board, seat, hidden }) {
     const list = hidden ? [] : view.tickets;
-    const done = list.filter((t) => t.completed).length;
+    const done = list.filter((ticket) => ticket.completed).length;
     count.textContent = hidden ? "–" : `${done}/${list.length}`;
     // At the end the final scores say which tickets failed: no cars are "to go" any more.
     if (hidden || view.phase === "GAME_OVER") return;
     if (cities.board !== board) cities = { board, id: new Map(board.cities.map((c) => [c.name, c.id])) };
     const owners = `${seat}:${view.route_owner.join(",")}`;
     if (owners !== pathsFor) { paths.clear(); pathsFor = owners; }
-    for (const t of list) {
-      const row = tickets.querySelector(`li[data-ticket="${t.id}"]`);
-      if (!row || t.completed) continue;
-      if (!paths.has(t.id)) paths.set(t.id, ticketPath(board, view.route_owner, seat, cities.id.get(t.from), cities.id.get(t.to)));
-      const path = paths.get(t.id);
+    for (const ticket of list) {
+      const row = tickets.querySelector(`li[data-ticket="${ticket.id}"]`);
+      if (!row || ticket.completed) continue;
+      if (!paths.has(ticket.id)) {
+        paths.set(ticket.id, ticketPath(board, view.route_owner, seat, cities.id.get(ticket.from), cities.id.get(ticket.to)));
+      }
+      const path = paths.get(ticket.id);
       const words = path === null ? t("dock.noWayLeft") : t("dock.carsToGo", { count: path.cars });
       // Last in the row's text (the points' stub is drawn at the right edge whatever the order):
       // "Oslo – Bergen 7 (not yet) 5 cars to go".
