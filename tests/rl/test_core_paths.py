@@ -43,6 +43,9 @@ def aec_game(compiled: bool, players: int, seed: int) -> list[object]:
             env.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"]).tolist()
+        # The info's ids are the mask's, in the engine's order; every other agent's are none.
+        assert sorted(info["legal_ids"]) == legal and len(set(info["legal_ids"])) == len(legal) > 0
+        assert all(env.infos[other]["legal_ids"] == [] for other in env.agents if other != agent)
         if rng.random() < 0.02:
             with pytest.raises(ValueError, match="not legal now"):
                 env.step(next(i for i in range(env.unwrapped.space.size) if i not in legal))
@@ -70,6 +73,8 @@ def parallel_game(compiled: bool, seed: int) -> list[object]:
         mover = env.agent_to_move
         assert mover is not None
         legal = np.flatnonzero(obs[mover]["action_mask"]).tolist()
+        assert sorted(infos[mover]["legal_ids"]) == legal and len(infos[mover]["legal_ids"]) == len(legal) > 0
+        assert all(info["legal_ids"] == [] for agent, info in infos.items() if agent != mover)
         # Now and then an id the mask forbids (skipped: the same agent decides again), or one beyond every id.
         chosen = rng.choice([*legal, 6400 * len(legal), 10**30]) if rng.random() < 0.1 else rng.choice(legal)
         obs, rewards, terms, truncs, infos = env.step(dict.fromkeys(env.agents, chosen))

@@ -2,7 +2,9 @@
 
 PettingZoo's way for a turn-based game in the parallel API: every live agent sends an action
 every step, and only the agent to decide (``infos[agent]["active_agent"]``, the one whose
-``action_mask`` is not all zero) acts; the others' actions are ignored. One step is one engine
+``action_mask`` is not all zero) acts; the others' actions are ignored. ``infos[agent]["legal_ids"]``
+lists the ids its mask allows (empty for the agents not to decide), so that a policy need not scan
+the mask. One step is one engine
 decision. ``max_cycles`` (None: no limit) truncates every agent after that many steps.
 
 An id the mask forbids from the agent to decide is a no-op by default (``illegal="skip"``):
@@ -126,7 +128,18 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         """Each agent's info; ``active`` is the agent to move (worked out when not given)."""
         if active is None:
             active = self.agent_to_move
-        return {a: {"active_agent": active, "illegal_action": a == illegal_by} for a in self.agents}
+        core = self._core
+        legal: list[int]
+        if active is None:
+            legal = []
+        elif core is not None:
+            legal = core.game.legal_ids(core.space)
+        else:
+            legal = list(self._legal)
+        return {
+            a: {"active_agent": active, "illegal_action": a == illegal_by, "legal_ids": legal if a == active else []}
+            for a in self.agents
+        }
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
