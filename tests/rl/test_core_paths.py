@@ -198,7 +198,33 @@ def test_bad_arguments_raise_and_change_nothing() -> None:
         game.game.legal_ids(object())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="510 items"):
         game.game.observe(game.space, 0, np.zeros(10, dtype=np.float32))
+    first = game.legal_ids()[0]
+    with pytest.raises(TypeError, match="codes must be a list"):
+        game.game.step_id(game.space, first, ())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.step_id(game.space, -1, game.codes)
+    with pytest.raises(ValueError, match="tuple of 2 names"):
+        game.game.observations(game.space, ("player_0",))
     assert game.game.actions == 0 and game.codes == []
+
+
+def test_step_id_and_observations_are_apply_id_legal_ids_and_observation() -> None:
+    game, twin = CoreEnvGame(players=3, seed=6, first_player=1), CoreEnvGame(players=3, seed=6, first_player=1)
+    rng = random.Random(6)
+    names = ("a", "b", "c")
+    while not game.game.is_over:
+        chosen = rng.choice(game.legal_ids())
+        legal = game.game.step_id(game.space, chosen, game.codes)
+        twin.apply_id(chosen)
+        assert legal == twin.legal_ids() and game.codes == twin.codes
+        together = game.game.observations(game.space, names)
+        assert list(together) == list(names)
+        for seat, name in enumerate(names):
+            one = twin.game.observation(twin.space, seat)
+            assert all(np.array_equal(together[name][key], one[key]) for key in ("observation", "action_mask"))
+    assert legal == [] and len(game.codes) > 100  # the last step's ids: none once the game is over
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.step_id(game.space, 0, game.codes)
 
 
 def test_recycled_observations_are_never_ones_still_held() -> None:

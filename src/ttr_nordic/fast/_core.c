@@ -334,6 +334,8 @@ static PyObject *CoreGame_observe(CoreGame *self, PyObject *const *args, Py_ssiz
 static PyObject *CoreGame_mask(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg);
 static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -353,6 +355,10 @@ static PyMethodDef CoreGame_methods[] = {
     {"end_rewards", (PyCFunction)CoreGame_end_rewards, METH_O, "each seat's end reward (win: +1/-1, else margin)"},
     {"observation", (PyCFunction)(void (*)(void))CoreGame_observation, METH_FASTCALL,
      "a seat's observation and action mask as fresh arrays (a dict), or the vector alone"},
+    {"step_id", (PyCFunction)(void (*)(void))CoreGame_step_id, METH_FASTCALL,
+     "apply_id, the code appended to a list; the next decision's legal ids"},
+    {"observations", (PyCFunction)(void (*)(void))CoreGame_observations, METH_FASTCALL,
+     "every seat's observation(space, seat), by agent name (a dict)"},
     {NULL},
 };
 

@@ -343,3 +343,54 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     Py_DECREF(mask);
     return failed ? NULL : Py_NewRef(out);
 }
+
+/* step_id(space, id, codes): apply_id(space, id), its code appended to the list codes; the legal
+ * ids of the next decision, in the engine's order (empty once the game is over). One call for an
+ * environment's step. */
+static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "step_id(space, id, codes) takes 3 arguments");
+        return NULL;
+    }
+    if (!PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "codes must be a list");
+        return NULL;
+    }
+    PyObject *code = CoreGame_apply_id(self, args, 2);
+    if (code == NULL) return NULL;
+    int failed = PyList_Append(args[2], code);
+    Py_DECREF(code);
+    if (failed || env_legal(self, (CoreSpace *)args[0])) return NULL;
+    return int_list(self->env_ids, self->env_legal.n);
+}
+
+/* observations(space, agents): {agents[seat]: observation(space, seat)} for every seat (agents a
+ * tuple of one name per seat): the parallel environment's observations in one call. */
+static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "observations(space, agents) takes 2 arguments");
+        return NULL;
+    }
+    if (space_arg(self, args[0]) == NULL) return NULL;
+    PyObject *agents = args[1];
+    if (!PyTuple_Check(agents) || PyTuple_GET_SIZE(agents) != self->s.players) {
+        PyErr_Format(PyExc_ValueError, "agents must be a tuple of %d names, one per seat", self->s.players);
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    for (int seat = 0; seat < self->s.players; seat++) {
+        PyObject *call[2] = {args[0], PyLong_FromLong(seat)};
+        if (call[1] == NULL) goto fail;
+        PyObject *one = CoreGame_observation(self, call, 2);
+        Py_DECREF(call[1]);
+        if (one == NULL) goto fail;
+        int failed = PyDict_SetItem(out, PyTuple_GET_ITEM(agents, seat), one);
+        Py_DECREF(one);
+        if (failed) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}

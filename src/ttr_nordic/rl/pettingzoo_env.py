@@ -188,19 +188,18 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
                 self._was_dead_step(action)
                 return
             assert action is not None
-            space = core.space
-            try:
-                core.codes.append(game.apply_id(space, int(action)))
+            try:  # one call: apply, record the code, list the next decision's ids
+                legal = game.step_id(core.space, int(action), core.codes)
             except ValueError:
                 raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now") from None
             # A new info dict for the agent that acted and the one to decide (a caller may keep the old ones).
             infos = self.infos
             infos[self.agent_selection] = {"legal_ids": []}
-            if game.is_over:
-                self._finish(core.end_rewards(self.reward_kind))
-            else:
+            if legal:
                 agent = self.agent_selection = self.possible_agents[game.current]
-                infos[agent] = {"legal_ids": game.legal_ids(space)}
+                infos[agent] = {"legal_ids": legal}
+            else:  # no legal id: the game is over
+                self._finish(core.end_rewards(self.reward_kind))
             if self.render_mode == "human":
                 self.render()
             return
