@@ -16,6 +16,7 @@ from ttr_nordic import fast
 from ttr_nordic.ai.base import RandomAgent
 from ttr_nordic.engine import GameState
 from ttr_nordic.rl import IdPolicy, aec_env, encode_view, parallel_env
+from ttr_nordic.rl.actions import action_space
 from ttr_nordic.rl.core_game import CoreEnvGame, core_space
 
 pytestmark = pytest.mark.skipif(not fast.AVAILABLE, reason="the compiled core is not built or is turned off")
@@ -264,6 +265,35 @@ def test_recycled_observations_are_never_ones_still_held() -> None:
     # Dropped observations were recycled: fewer arrays than observations were made.
     seen = {id(env.last()[0]["observation"]) for _ in range(20)}
     assert len(seen) < 20
+
+
+@pytest.mark.parametrize("change", ["read-only", "reshaped", "resized", "retyped"])
+def test_an_array_changed_by_its_last_holder_is_not_recycled(change: str) -> None:
+    """What a holder did to an observation's array before dropping it never reaches the next
+    observation: each comes as a fresh one would (1-d, writable, its dtype and length, right values)."""
+    game = CoreEnvGame(players=2, seed=12, first_player=0)
+    space = game.space
+    for step in range(40):
+        for key in ("observation", "action_mask"):
+            array = game.game.observation(space, step % 2)[key]
+            if change == "read-only":
+                array.flags.writeable = False
+            elif change == "reshaped":
+                array.shape = (2, -1)
+            elif change == "resized":
+                array.resize(3, refcheck=False)
+            else:
+                array.dtype = np.uint8
+            del array
+        fresh = game.game.observation(space, step % 2)
+        assert fresh["observation"].shape == (510,) and fresh["observation"].dtype == np.float32
+        assert fresh["action_mask"].shape == (action_space().size,) and fresh["action_mask"].dtype == np.int8
+        assert fresh["observation"].flags.writeable and fresh["action_mask"].flags.writeable
+        assert np.array_equal(fresh["observation"], game.observe(step % 2))
+        expected = game.mask() if game.game.current == step % 2 else np.zeros(action_space().size, dtype=np.int8)
+        assert np.array_equal(fresh["action_mask"], expected)
+        del fresh
+        game.apply_id(game.legal_ids()[0])
 
 
 def test_a_copied_gymnasium_environment_goes_on_alike() -> None:

@@ -250,21 +250,60 @@ static int recyclable(PyObject *obj, Py_ssize_t refs) {
     return offset > 0 && *(PyObject **)((char *)obj + offset) == NULL;
 }
 
+/* The head of a numpy array: numpy's PyArrayObject_fields, part of its ABI since 1.7 (numpy 2
+ * kept it). Read only to see that a recycled array is still as numpy.empty made it, without the
+ * buffer protocol's cost; trusted only once a fresh array's head matched its buffer. */
+typedef struct {
+    PyObject_HEAD char *data;
+    int nd;
+    Py_ssize_t *dimensions, *strides;
+    PyObject *base, *descr;
+    int flags;
+} ArrayHead;
+#define ARRAY_C_CONTIGUOUS 0x0001
+#define ARRAY_WRITEABLE 0x0400
+
+static int array_head_trusted = 0; /* 1 once a fresh array's head matched its buffer, -1 if one did not */
+
+/* Whether array's head says: one dimension of items, dtype, writable, C-contiguous, its own data. */
+static int head_as_made(PyObject *array, PyObject *dtype, Py_ssize_t items) {
+    const ArrayHead *head = (const ArrayHead *)array;
+    return head->nd == 1 && head->dimensions[0] == items && head->descr == dtype && head->base == NULL &&
+           (head->flags & (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE)) == (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE);
+}
+
 /* An array of size items of dtype for the pool's slot (a recycled one, else a fresh one made with
- * numpy.empty, replacing the slot's), with its buffer. */
+ * numpy.empty, replacing the slot's); *data is where to write its items (until Python code runs). */
 static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, PyObject *size, PyObject *dtype,
-                              const char *format, Py_ssize_t items, Py_buffer *view) {
+                              const char *format, Py_ssize_t items, void **data) {
+    Py_buffer view;
     if (*slot != NULL && recyclable(*slot, refs)) {
-        if (writable(*slot, view, format, items, "a pooled array") == 0) return Py_NewRef(*slot);
-        PyErr_Clear(); /* made read-only or resized by its last holder: replaced below */
+        if (array_head_trusted == 1) {
+            if (head_as_made(*slot, dtype, items)) {
+                *data = ((const ArrayHead *)*slot)->data;
+                return Py_NewRef(*slot);
+            }
+        } else if (writable(*slot, &view, format, items, "a pooled array") == 0) {
+            int flat = view.ndim == 1;
+            *data = view.buf;
+            PyBuffer_Release(&view); /* the pool's reference keeps the array and its data */
+            if (flat) return Py_NewRef(*slot);
+        } else {
+            PyErr_Clear();
+        }
+        /* made read-only, resized or reshaped by its last holder: replaced below */
     }
     PyObject *call[2] = {size, dtype};
     PyObject *array = PyObject_Vectorcall(sp->empty, call, 2, NULL);
     if (array == NULL) return NULL;
-    if (writable(array, view, format, items, "numpy.empty's array") < 0) {
+    if (writable(array, &view, format, items, "numpy.empty's array") < 0) {
         Py_DECREF(array);
         return NULL;
     }
+    if (array_head_trusted == 0)
+        array_head_trusted = head_as_made(array, dtype, items) && ((ArrayHead *)array)->data == view.buf ? 1 : -1;
+    *data = view.buf;
+    PyBuffer_Release(&view);
     Py_XSETREF(*slot, Py_NewRef(array));
     return array;
 }
@@ -291,16 +330,15 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     if (only_vector < 0) return NULL;
     int decides = self->s.phase != PH_GAME_OVER && self->s.current == seat;
     if (decides && !only_vector && env_legal(self, sp)) return NULL;
-    Py_buffer obs_view, mask_view;
+    void *obs_data, *mask_data;
     if (only_vector) {
         int at = -1;
         for (int i = 0; i < POOL && at < 0; i++)
             if (sp->lone[i] != NULL && recyclable(sp->lone[i], 1)) at = i;
         if (at < 0) at = sp->next_lone = (sp->next_lone + 1) % POOL;
-        PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_view);
+        PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_data);
         if (obs == NULL) return NULL;
-        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
-        PyBuffer_Release(&obs_view);
+        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
         return obs;
     }
     /* A dict of the pool that only the pool holds, still holding the pool's two arrays. */
@@ -323,21 +361,19 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     /* Each array is recycled where only the pool and this dict hold it. */
     Py_ssize_t refs = PyDict_GetItemWithError(out, key_observation) == sp->vectors[at] ? 2 : 1;
     PyObject *obs = pooled_array(sp, &sp->vectors[at], refs, sp->obs_size, sp->float32, "f", sp->layout.size,
-                                 &obs_view);
+                                 &obs_data);
     if (obs == NULL) return NULL;
-    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
-    PyBuffer_Release(&obs_view);
+    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
     refs = PyDict_GetItemWithError(out, key_action_mask) == sp->masks[at] ? 2 : 1;
-    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_view);
+    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_data);
     if (mask == NULL) {
         Py_DECREF(obs);
         return NULL;
     }
-    int8_t *cells = (int8_t *)mask_view.buf;
-    memset(cells, 0, (size_t)mask_view.len);
+    int8_t *cells = (int8_t *)mask_data;
+    memset(cells, 0, (size_t)sp->space.size);
     if (decides)
         for (int i = 0; i < self->env_legal.n; i++) cells[self->env_ids[i]] = 1;
-    PyBuffer_Release(&mask_view);
     int failed = PyDict_SetItem(out, key_observation, obs) < 0 || PyDict_SetItem(out, key_action_mask, mask) < 0;
     Py_DECREF(obs);
     Py_DECREF(mask);
