@@ -206,6 +206,10 @@ def test_bad_arguments_raise_and_change_nothing() -> None:
         game.game.step_id(game.space, -1, game.codes)
     with pytest.raises(ValueError, match="tuple of 2 names"):
         game.game.observations(game.space, ("player_0",))
+    with pytest.raises(ValueError, match="tuple of 2 names"):
+        game.game.parallel_step(game.space, first, game.codes, ("a", "b", "c"), False, False, True)
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.parallel_step(game.space, None, game.codes, ("a", "b"), False, False, False)
     assert game.game.actions == 0 and game.codes == []
 
 

@@ -22,7 +22,7 @@ typedef struct {
     int next_dict, next_lone;
 } CoreSpace;
 
-static PyObject *key_observation, *key_action_mask;
+static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids;
 
 static PyTypeObject CoreSpaceType;
 
@@ -429,4 +429,106 @@ static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py
 fail:
     Py_DECREF(out);
     return NULL;
+}
+
+/* A dict of one value per agent name (each value's reference taken; NULL and all released on failure). */
+static PyObject *by_agent(PyObject *agents, PyObject **values, int n) {
+    PyObject *out = PyDict_New();
+    for (int i = 0; i < n; i++) {
+        if (out != NULL && (values[i] == NULL || PyDict_SetItem(out, PyTuple_GET_ITEM(agents, i), values[i]) < 0))
+            Py_CLEAR(out);
+        Py_XDECREF(values[i]);
+    }
+    return out;
+}
+
+/* parallel_step(space, action, codes, agents, truncate, win, skip): rl/parallel.py's step on the
+ * core in one call. action (an id, or None) is the agent to decide's; its code is appended to the
+ * list codes. Returns (observations, rewards, terminations, truncations, infos), each a dict by
+ * agent name (agents: a tuple of one name per seat). truncate: whether this step truncates unless
+ * the game ends; win: the end reward kind (apply_id's ValueError for an illegal action or None,
+ * unless skip: then nothing changes and the agent's info says illegal_action). */
+static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "parallel_step(space, action, codes, agents, truncate, win, skip) takes 7 "
+                                         "arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    PyObject *agents = args[3];
+    int n = self->s.players;
+    if (!PyTuple_Check(agents) || PyTuple_GET_SIZE(agents) != n) {
+        PyErr_Format(PyExc_ValueError, "agents must be a tuple of %d names, one per seat", n);
+        return NULL;
+    }
+    if (!PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "codes must be a list");
+        return NULL;
+    }
+    int truncate = PyObject_IsTrue(args[4]), win = PyObject_IsTrue(args[5]), skip = PyObject_IsTrue(args[6]);
+    if (truncate < 0 || win < 0 || skip < 0) return NULL;
+    if (self->s.phase == PH_GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    int mover = self->s.current, illegal = 0;
+    PyObject *code = NULL;
+    if (args[1] == Py_None)
+        PyErr_SetString(PyExc_ValueError, "no action is not legal now");
+    else
+        code = CoreGame_apply_id(self, args, 2);
+    if (code == NULL) {
+        if (!skip || !PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
+        PyErr_Clear();
+        illegal = 1;
+    } else {
+        int failed = PyList_Append(args[2], code);
+        Py_DECREF(code);
+        if (failed) return NULL;
+    }
+    if (env_legal(self, sp)) return NULL;
+    int over = self->s.phase == PH_GAME_OVER;
+    PyObject *ends = NULL, *values[3], *rewards, *terminations, *truncations, *infos, *observations;
+    if (over && (ends = CoreGame_end_rewards(self, win ? Py_True : Py_False)) == NULL) return NULL;
+    for (int p = 0; p < n; p++) values[p] = over ? Py_NewRef(PyList_GET_ITEM(ends, p)) : PyFloat_FromDouble(0.0);
+    Py_XDECREF(ends);
+    rewards = by_agent(agents, values, n);
+    for (int p = 0; p < n; p++) values[p] = Py_NewRef(over ? Py_True : Py_False);
+    terminations = by_agent(agents, values, n);
+    for (int p = 0; p < n; p++) values[p] = Py_NewRef(!over && truncate ? Py_True : Py_False);
+    truncations = by_agent(agents, values, n);
+    PyObject *active = over ? Py_None : PyTuple_GET_ITEM(agents, self->s.current);
+    for (int p = 0; p < n; p++) {
+        PyObject *info = PyDict_New(), *legal = NULL;
+        if (info != NULL) {
+            legal = !over && p == self->s.current ? int_list(self->env_ids, self->env_legal.n) : PyList_New(0);
+            if (legal == NULL || PyDict_SetItem(info, key_active_agent, active) < 0 ||
+                PyDict_SetItem(info, key_illegal_action, illegal && p == mover ? Py_True : Py_False) < 0 ||
+                PyDict_SetItem(info, key_legal_ids, legal) < 0)
+                Py_CLEAR(info);
+            Py_XDECREF(legal);
+        }
+        values[p] = info;
+    }
+    infos = by_agent(agents, values, n);
+    PyObject *call[2] = {args[0], agents};
+    observations = CoreGame_observations(self, call, 2);
+    if (observations == NULL || rewards == NULL || terminations == NULL || truncations == NULL || infos == NULL) {
+        Py_XDECREF(observations);
+        Py_XDECREF(rewards);
+        Py_XDECREF(terminations);
+        Py_XDECREF(truncations);
+        Py_XDECREF(infos);
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(5);
+    PyObject *parts[5] = {observations, rewards, terminations, truncations, infos};
+    for (int i = 0; i < 5; i++) {
+        if (out != NULL)
+            PyTuple_SET_ITEM(out, i, parts[i]); /* stolen */
+        else
+            Py_DECREF(parts[i]);
+    }
+    return out;
 }

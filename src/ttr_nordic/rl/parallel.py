@@ -211,45 +211,34 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        """:meth:`step` on the core: the action applied and the next ids listed in one call, every
-        agent's observation in another (the engine path's results, with less Python per step)."""
-        game, space = core.game, core.space
+        """:meth:`step` on the core: the action applied, every agent's observation and the five
+        dicts made in one call into the core (the engine path's results, without Python per agent)."""
+        game = core.game
         agents = self.agents  # every agent is in the game until its end: agents are the seats in order
         mover = agents[game.current]
         if mover not in actions:
             raise ValueError(f"no action for {mover}, the agent to decide")
         action = actions[mover]
-        illegal_by = None
+        truncate = self.max_cycles is not None and self.steps + 1 >= self.max_cycles
         try:
-            legal = game.step_id(space, int(action), core.codes) if action is not None else None
+            result = game.parallel_step(
+                core.space,
+                None if action is None else int(action),
+                core.codes,
+                self._agent_names,
+                truncate,
+                self.reward_kind == "win",
+                self.illegal == "skip",
+            )
         except ValueError:
-            legal = None
-        if legal is None:
-            if self.illegal == "raise":
-                shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
-                raise ValueError(f"action {shown} is not legal now")
-            illegal_by, legal = mover, game.legal_ids(space)
+            shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
+            raise ValueError(f"action {shown} is not legal now") from None
         self.steps += 1
-        terminated = not legal  # no legal id: the game is over
-        if terminated:
-            rewards = dict(zip(agents, core.end_rewards(self.reward_kind), strict=True))
-            active = None
-        else:
-            rewards = dict.fromkeys(agents, 0.0)
-            active = agents[game.current]
-        truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
-        observations = game.observations(space, self._agent_names)
-        infos = {
-            a: {"active_agent": active, "illegal_action": a == illegal_by, "legal_ids": legal if a == active else []}
-            for a in agents
-        }
-        terminations = dict.fromkeys(agents, terminated)
-        truncations = dict.fromkeys(agents, truncated)
-        if terminated or truncated:
+        if truncate or game.is_over:
             self.agents = []
         if self.render_mode == "human":
             self.render()
-        return observations, rewards, terminations, truncations, infos
+        return result
 
     def _apply(self, action_id: int) -> bool:
         """Apply the legal action with this id on the engine; False (and no change) if none has it."""
