@@ -12,6 +12,8 @@ codes, or the mask's ids), so that the policy costs about the same in every runn
 - ``pettingzoo``: ``env.last()`` (observation vector + action mask) + ``env.step(id)``;
 - ``parallel``: ``env.step({agent: id})`` of the parallel environment (every agent's observation
   and mask each step);
+- ``pettingzoo_ids`` and ``parallel_ids``: the same, the policy picking from
+  ``info["legal_ids"]`` (the ids the environment lists beside the mask) instead of the mask;
 - ``gymnasium``: ``env.step(id)`` for one seat against a ``random`` agent; opponent decisions
   count as steps too (they are actions the wrapper runs);
 - ``mask_scan``: ``legal_from_mask`` alone, on masks of PettingZoo games, printed as
@@ -120,6 +122,23 @@ def pettingzoo_steps(steps: int, seed: int) -> float:
     return steps / (CLOCK() - started)
 
 
+def pettingzoo_ids_steps(steps: int, seed: int) -> float:
+    """``pettingzoo_steps`` with the policy reading the info's legal ids instead of the mask."""
+    env = aec_env(players=2, compiled=COMPILED)
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    done = 0
+    started = CLOCK()
+    while done < steps:
+        _obs, _reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.reset()
+            continue
+        env.step(rng.choice(info["legal_ids"]))
+        done += 1
+    return steps / (CLOCK() - started)
+
+
 def mask_scan_steps(steps: int, seed: int) -> float:
     """``legal_from_mask`` alone, over masks of a random PettingZoo game: the part of the
     wrappers' policy that the engine and core runners do not have (their legal lists are lists).
@@ -157,6 +176,24 @@ def parallel_steps(steps: int, seed: int) -> float:
             continue
         chosen = rng.choice(legal_from_mask(observations[mover]["action_mask"]))
         observations, _rewards, _terms, _truncs, _infos = env.step(dict.fromkeys(env.agents, chosen))
+        done += 1
+    return steps / (CLOCK() - started)
+
+
+def parallel_ids_steps(steps: int, seed: int) -> float:
+    """``parallel_steps`` with the policy reading the mover's info's legal ids instead of its mask."""
+    env = parallel_env(players=2, compiled=COMPILED)
+    rng = random.Random(seed)
+    _observations, infos = env.reset(seed=seed)
+    done = 0
+    started = CLOCK()
+    while done < steps:
+        mover = env.agent_to_move
+        if mover is None:
+            _observations, infos = env.reset()
+            continue
+        chosen = rng.choice(infos[mover]["legal_ids"])
+        _observations, _rewards, _terms, _truncs, infos = env.step(dict.fromkeys(env.agents, chosen))
         done += 1
     return steps / (CLOCK() - started)
 
@@ -202,11 +239,13 @@ RUNNERS: dict[str, Callable[[int, int], float]] = {
     "core": core_steps,
     "pettingzoo": pettingzoo_steps,
     "parallel": parallel_steps,
+    "pettingzoo_ids": pettingzoo_ids_steps,
+    "parallel_ids": parallel_ids_steps,
     "gymnasium": gymnasium_steps,
     "openspiel": openspiel_steps,
     "mask_scan": mask_scan_steps,
 }
-WRAPPERS = ("pettingzoo", "parallel", "gymnasium", "openspiel")
+WRAPPERS = ("pettingzoo", "pettingzoo_ids", "parallel", "parallel_ids", "gymnasium", "openspiel")
 
 
 def main(argv: list[str] | None = None) -> None:

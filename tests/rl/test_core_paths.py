@@ -16,6 +16,7 @@ from ttr_nordic import fast
 from ttr_nordic.ai.base import RandomAgent
 from ttr_nordic.engine import GameState
 from ttr_nordic.rl import IdPolicy, aec_env, encode_view, parallel_env
+from ttr_nordic.rl.actions import action_space
 from ttr_nordic.rl.core_game import CoreEnvGame, core_space
 
 pytestmark = pytest.mark.skipif(not fast.AVAILABLE, reason="the compiled core is not built or is turned off")
@@ -43,6 +44,9 @@ def aec_game(compiled: bool, players: int, seed: int) -> list[object]:
             env.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"]).tolist()
+        # The info's ids are the mask's, in the engine's order; every other agent's are none.
+        assert sorted(info["legal_ids"]) == legal and len(set(info["legal_ids"])) == len(legal) > 0
+        assert all(env.infos[other]["legal_ids"] == [] for other in env.agents if other != agent)
         if rng.random() < 0.02:
             with pytest.raises(ValueError, match="not legal now"):
                 env.step(next(i for i in range(env.unwrapped.space.size) if i not in legal))
@@ -70,6 +74,8 @@ def parallel_game(compiled: bool, seed: int) -> list[object]:
         mover = env.agent_to_move
         assert mover is not None
         legal = np.flatnonzero(obs[mover]["action_mask"]).tolist()
+        assert sorted(infos[mover]["legal_ids"]) == legal and len(infos[mover]["legal_ids"]) == len(legal) > 0
+        assert all(info["legal_ids"] == [] for agent, info in infos.items() if agent != mover)
         # Now and then an id the mask forbids (skipped: the same agent decides again), or one beyond every id.
         chosen = rng.choice([*legal, 6400 * len(legal), 10**30]) if rng.random() < 0.1 else rng.choice(legal)
         obs, rewards, terms, truncs, infos = env.step(dict.fromkeys(env.agents, chosen))
@@ -193,7 +199,37 @@ def test_bad_arguments_raise_and_change_nothing() -> None:
         game.game.legal_ids(object())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="510 items"):
         game.game.observe(game.space, 0, np.zeros(10, dtype=np.float32))
+    first = game.legal_ids()[0]
+    with pytest.raises(TypeError, match="codes must be a list"):
+        game.game.step_id(game.space, first, ())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.step_id(game.space, -1, game.codes)
+    with pytest.raises(ValueError, match="tuple of 2 names"):
+        game.game.observations(game.space, ("player_0",))
+    with pytest.raises(ValueError, match="tuple of 2 names"):
+        game.game.parallel_step(game.space, first, game.codes, ("a", "b", "c"), False, False, True)
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.parallel_step(game.space, None, game.codes, ("a", "b"), False, False, False)
     assert game.game.actions == 0 and game.codes == []
+
+
+def test_step_id_and_observations_are_apply_id_legal_ids_and_observation() -> None:
+    game, twin = CoreEnvGame(players=3, seed=6, first_player=1), CoreEnvGame(players=3, seed=6, first_player=1)
+    rng = random.Random(6)
+    names = ("a", "b", "c")
+    while not game.game.is_over:
+        chosen = rng.choice(game.legal_ids())
+        legal = game.game.step_id(game.space, chosen, game.codes)
+        twin.apply_id(chosen)
+        assert legal == twin.legal_ids() and game.codes == twin.codes
+        together = game.game.observations(game.space, names)
+        assert list(together) == list(names)
+        for seat, name in enumerate(names):
+            one = twin.game.observation(twin.space, seat)
+            assert all(np.array_equal(together[name][key], one[key]) for key in ("observation", "action_mask"))
+    assert legal == [] and len(game.codes) > 100  # the last step's ids: none once the game is over
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.step_id(game.space, 0, game.codes)
 
 
 def test_recycled_observations_are_never_ones_still_held() -> None:
@@ -233,6 +269,35 @@ def test_recycled_observations_are_never_ones_still_held() -> None:
     # Dropped observations were recycled: fewer arrays than observations were made.
     seen = {id(env.last()[0]["observation"]) for _ in range(20)}
     assert len(seen) < 20
+
+
+@pytest.mark.parametrize("change", ["read-only", "reshaped", "resized", "retyped"])
+def test_an_array_changed_by_its_last_holder_is_not_recycled(change: str) -> None:
+    """What a holder did to an observation's array before dropping it never reaches the next
+    observation: each comes as a fresh one would (1-d, writable, its dtype and length, right values)."""
+    game = CoreEnvGame(players=2, seed=12, first_player=0)
+    space = game.space
+    for step in range(40):
+        for key in ("observation", "action_mask"):
+            array = game.game.observation(space, step % 2)[key]
+            if change == "read-only":
+                array.flags.writeable = False
+            elif change == "reshaped":
+                array.shape = (2, -1)
+            elif change == "resized":
+                array.resize(3, refcheck=False)
+            else:
+                array.dtype = np.uint8
+            del array
+        fresh = game.game.observation(space, step % 2)
+        assert fresh["observation"].shape == (510,) and fresh["observation"].dtype == np.float32
+        assert fresh["action_mask"].shape == (action_space().size,) and fresh["action_mask"].dtype == np.int8
+        assert fresh["observation"].flags.writeable and fresh["action_mask"].flags.writeable
+        assert np.array_equal(fresh["observation"], game.observe(step % 2))
+        expected = game.mask() if game.game.current == step % 2 else np.zeros(action_space().size, dtype=np.int8)
+        assert np.array_equal(fresh["action_mask"], expected)
+        del fresh
+        game.apply_id(game.legal_ids()[0])
 
 
 def test_a_copied_gymnasium_environment_goes_on_alike() -> None:

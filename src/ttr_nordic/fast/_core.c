@@ -334,6 +334,9 @@ static PyObject *CoreGame_observe(CoreGame *self, PyObject *const *args, Py_ssiz
 static PyObject *CoreGame_mask(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg);
 static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -353,6 +356,12 @@ static PyMethodDef CoreGame_methods[] = {
     {"end_rewards", (PyCFunction)CoreGame_end_rewards, METH_O, "each seat's end reward (win: +1/-1, else margin)"},
     {"observation", (PyCFunction)(void (*)(void))CoreGame_observation, METH_FASTCALL,
      "a seat's observation and action mask as fresh arrays (a dict), or the vector alone"},
+    {"step_id", (PyCFunction)(void (*)(void))CoreGame_step_id, METH_FASTCALL,
+     "apply_id, the code appended to a list; the next decision's legal ids"},
+    {"observations", (PyCFunction)(void (*)(void))CoreGame_observations, METH_FASTCALL,
+     "every seat's observation(space, seat), by agent name (a dict)"},
+    {"parallel_step", (PyCFunction)(void (*)(void))CoreGame_parallel_step, METH_FASTCALL,
+     "the parallel environment's step: (observations, rewards, terminations, truncations, infos)"},
     {NULL},
 };
 
@@ -554,7 +563,10 @@ PyMODINIT_FUNC PyInit__core(void) {
         return NULL;
     scaled_tables_init();
     if ((key_observation = PyUnicode_InternFromString("observation")) == NULL ||
-        (key_action_mask = PyUnicode_InternFromString("action_mask")) == NULL)
+        (key_action_mask = PyUnicode_InternFromString("action_mask")) == NULL ||
+        (key_active_agent = PyUnicode_InternFromString("active_agent")) == NULL ||
+        (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
+        (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

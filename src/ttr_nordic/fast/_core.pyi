@@ -31,6 +31,21 @@ class CoreGame:
     @overload
     def observation(self, space: CoreSpace, seat: int, only_vector: bool, /) -> Any: ...
     def end_rewards(self, win: bool, /) -> list[float]: ...
+    def step_id(self, space: CoreSpace, action_id: int, codes: list[int], /) -> list[int]: ...
+    def observations(self, space: CoreSpace, agents: tuple[str, ...], /) -> dict[str, dict[str, Any]]: ...
+    def parallel_step(
+        self,
+        space: CoreSpace,
+        action: int | None,
+        codes: list[int],
+        agents: tuple[str, ...],
+        truncate: bool,
+        win: bool,
+        skip: bool,
+        /,
+    ) -> tuple[
+        dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
+    ]: ...
     def play_out(
         self, seed: int, horizon: int, policies: list[tuple[bool, bool]], max_actions: int = 3000, /
     ) -> None: ...

@@ -22,7 +22,7 @@ typedef struct {
     int next_dict, next_lone;
 } CoreSpace;
 
-static PyObject *key_observation, *key_action_mask;
+static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids;
 
 static PyTypeObject CoreSpaceType;
 
@@ -250,21 +250,60 @@ static int recyclable(PyObject *obj, Py_ssize_t refs) {
     return offset > 0 && *(PyObject **)((char *)obj + offset) == NULL;
 }
 
+/* The head of a numpy array: numpy's PyArrayObject_fields, part of its ABI since 1.7 (numpy 2
+ * kept it). Read only to see that a recycled array is still as numpy.empty made it, without the
+ * buffer protocol's cost; trusted only once a fresh array's head matched its buffer. */
+typedef struct {
+    PyObject_HEAD char *data;
+    int nd;
+    Py_ssize_t *dimensions, *strides;
+    PyObject *base, *descr;
+    int flags;
+} ArrayHead;
+#define ARRAY_C_CONTIGUOUS 0x0001
+#define ARRAY_WRITEABLE 0x0400
+
+static int array_head_trusted = 0; /* 1 once a fresh array's head matched its buffer, -1 if one did not */
+
+/* Whether array's head says: one dimension of items, dtype, writable, C-contiguous, its own data. */
+static int head_as_made(PyObject *array, PyObject *dtype, Py_ssize_t items) {
+    const ArrayHead *head = (const ArrayHead *)array;
+    return head->nd == 1 && head->dimensions[0] == items && head->descr == dtype && head->base == NULL &&
+           (head->flags & (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE)) == (ARRAY_C_CONTIGUOUS | ARRAY_WRITEABLE);
+}
+
 /* An array of size items of dtype for the pool's slot (a recycled one, else a fresh one made with
- * numpy.empty, replacing the slot's), with its buffer. */
+ * numpy.empty, replacing the slot's); *data is where to write its items (until Python code runs). */
 static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, PyObject *size, PyObject *dtype,
-                              const char *format, Py_ssize_t items, Py_buffer *view) {
+                              const char *format, Py_ssize_t items, void **data) {
+    Py_buffer view;
     if (*slot != NULL && recyclable(*slot, refs)) {
-        if (writable(*slot, view, format, items, "a pooled array") == 0) return Py_NewRef(*slot);
-        PyErr_Clear(); /* made read-only or resized by its last holder: replaced below */
+        if (array_head_trusted == 1) {
+            if (head_as_made(*slot, dtype, items)) {
+                *data = ((const ArrayHead *)*slot)->data;
+                return Py_NewRef(*slot);
+            }
+        } else if (writable(*slot, &view, format, items, "a pooled array") == 0) {
+            int flat = view.ndim == 1;
+            *data = view.buf;
+            PyBuffer_Release(&view); /* the pool's reference keeps the array and its data */
+            if (flat) return Py_NewRef(*slot);
+        } else {
+            PyErr_Clear();
+        }
+        /* made read-only, resized or reshaped by its last holder: replaced below */
     }
     PyObject *call[2] = {size, dtype};
     PyObject *array = PyObject_Vectorcall(sp->empty, call, 2, NULL);
     if (array == NULL) return NULL;
-    if (writable(array, view, format, items, "numpy.empty's array") < 0) {
+    if (writable(array, &view, format, items, "numpy.empty's array") < 0) {
         Py_DECREF(array);
         return NULL;
     }
+    if (array_head_trusted == 0)
+        array_head_trusted = head_as_made(array, dtype, items) && ((ArrayHead *)array)->data == view.buf ? 1 : -1;
+    *data = view.buf;
+    PyBuffer_Release(&view);
     Py_XSETREF(*slot, Py_NewRef(array));
     return array;
 }
@@ -291,16 +330,15 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     if (only_vector < 0) return NULL;
     int decides = self->s.phase != PH_GAME_OVER && self->s.current == seat;
     if (decides && !only_vector && env_legal(self, sp)) return NULL;
-    Py_buffer obs_view, mask_view;
+    void *obs_data, *mask_data;
     if (only_vector) {
         int at = -1;
         for (int i = 0; i < POOL && at < 0; i++)
             if (sp->lone[i] != NULL && recyclable(sp->lone[i], 1)) at = i;
         if (at < 0) at = sp->next_lone = (sp->next_lone + 1) % POOL;
-        PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_view);
+        PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_data);
         if (obs == NULL) return NULL;
-        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
-        PyBuffer_Release(&obs_view);
+        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
         return obs;
     }
     /* A dict of the pool that only the pool holds, still holding the pool's two arrays. */
@@ -323,23 +361,174 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     /* Each array is recycled where only the pool and this dict hold it. */
     Py_ssize_t refs = PyDict_GetItemWithError(out, key_observation) == sp->vectors[at] ? 2 : 1;
     PyObject *obs = pooled_array(sp, &sp->vectors[at], refs, sp->obs_size, sp->float32, "f", sp->layout.size,
-                                 &obs_view);
+                                 &obs_data);
     if (obs == NULL) return NULL;
-    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_view.buf);
-    PyBuffer_Release(&obs_view);
+    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
     refs = PyDict_GetItemWithError(out, key_action_mask) == sp->masks[at] ? 2 : 1;
-    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_view);
+    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_data);
     if (mask == NULL) {
         Py_DECREF(obs);
         return NULL;
     }
-    int8_t *cells = (int8_t *)mask_view.buf;
-    memset(cells, 0, (size_t)mask_view.len);
+    int8_t *cells = (int8_t *)mask_data;
+    memset(cells, 0, (size_t)sp->space.size);
     if (decides)
         for (int i = 0; i < self->env_legal.n; i++) cells[self->env_ids[i]] = 1;
-    PyBuffer_Release(&mask_view);
     int failed = PyDict_SetItem(out, key_observation, obs) < 0 || PyDict_SetItem(out, key_action_mask, mask) < 0;
     Py_DECREF(obs);
     Py_DECREF(mask);
     return failed ? NULL : Py_NewRef(out);
+}
+
+/* step_id(space, id, codes): apply_id(space, id), its code appended to the list codes; the legal
+ * ids of the next decision, in the engine's order (empty once the game is over). One call for an
+ * environment's step. */
+static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "step_id(space, id, codes) takes 3 arguments");
+        return NULL;
+    }
+    if (!PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "codes must be a list");
+        return NULL;
+    }
+    PyObject *code = CoreGame_apply_id(self, args, 2);
+    if (code == NULL) return NULL;
+    int failed = PyList_Append(args[2], code);
+    Py_DECREF(code);
+    if (failed || env_legal(self, (CoreSpace *)args[0])) return NULL;
+    return int_list(self->env_ids, self->env_legal.n);
+}
+
+/* observations(space, agents): {agents[seat]: observation(space, seat)} for every seat (agents a
+ * tuple of one name per seat): the parallel environment's observations in one call. */
+static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "observations(space, agents) takes 2 arguments");
+        return NULL;
+    }
+    if (space_arg(self, args[0]) == NULL) return NULL;
+    PyObject *agents = args[1];
+    if (!PyTuple_Check(agents) || PyTuple_GET_SIZE(agents) != self->s.players) {
+        PyErr_Format(PyExc_ValueError, "agents must be a tuple of %d names, one per seat", self->s.players);
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    for (int seat = 0; seat < self->s.players; seat++) {
+        PyObject *call[2] = {args[0], PyLong_FromLong(seat)};
+        if (call[1] == NULL) goto fail;
+        PyObject *one = CoreGame_observation(self, call, 2);
+        Py_DECREF(call[1]);
+        if (one == NULL) goto fail;
+        int failed = PyDict_SetItem(out, PyTuple_GET_ITEM(agents, seat), one);
+        Py_DECREF(one);
+        if (failed) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* A dict of one value per agent name (each value's reference taken; NULL and all released on failure). */
+static PyObject *by_agent(PyObject *agents, PyObject **values, int n) {
+    PyObject *out = PyDict_New();
+    for (int i = 0; i < n; i++) {
+        if (out != NULL && (values[i] == NULL || PyDict_SetItem(out, PyTuple_GET_ITEM(agents, i), values[i]) < 0))
+            Py_CLEAR(out);
+        Py_XDECREF(values[i]);
+    }
+    return out;
+}
+
+/* parallel_step(space, action, codes, agents, truncate, win, skip): rl/parallel.py's step on the
+ * core in one call. action (an id, or None) is the agent to decide's; its code is appended to the
+ * list codes. Returns (observations, rewards, terminations, truncations, infos), each a dict by
+ * agent name (agents: a tuple of one name per seat). truncate: whether this step truncates unless
+ * the game ends; win: the end reward kind (apply_id's ValueError for an illegal action or None,
+ * unless skip: then nothing changes and the agent's info says illegal_action). */
+static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "parallel_step(space, action, codes, agents, truncate, win, skip) takes 7 "
+                                         "arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    PyObject *agents = args[3];
+    int n = self->s.players;
+    if (!PyTuple_Check(agents) || PyTuple_GET_SIZE(agents) != n) {
+        PyErr_Format(PyExc_ValueError, "agents must be a tuple of %d names, one per seat", n);
+        return NULL;
+    }
+    if (!PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "codes must be a list");
+        return NULL;
+    }
+    int truncate = PyObject_IsTrue(args[4]), win = PyObject_IsTrue(args[5]), skip = PyObject_IsTrue(args[6]);
+    if (truncate < 0 || win < 0 || skip < 0) return NULL;
+    if (self->s.phase == PH_GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    int mover = self->s.current, illegal = 0;
+    PyObject *code = NULL;
+    if (args[1] == Py_None)
+        PyErr_SetString(PyExc_ValueError, "no action is not legal now");
+    else
+        code = CoreGame_apply_id(self, args, 2);
+    if (code == NULL) {
+        if (!skip || !PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
+        PyErr_Clear();
+        illegal = 1;
+    } else {
+        int failed = PyList_Append(args[2], code);
+        Py_DECREF(code);
+        if (failed) return NULL;
+    }
+    if (env_legal(self, sp)) return NULL;
+    int over = self->s.phase == PH_GAME_OVER;
+    PyObject *ends = NULL, *values[3], *rewards, *terminations, *truncations, *infos, *observations;
+    if (over && (ends = CoreGame_end_rewards(self, win ? Py_True : Py_False)) == NULL) return NULL;
+    for (int p = 0; p < n; p++) values[p] = over ? Py_NewRef(PyList_GET_ITEM(ends, p)) : PyFloat_FromDouble(0.0);
+    Py_XDECREF(ends);
+    rewards = by_agent(agents, values, n);
+    for (int p = 0; p < n; p++) values[p] = Py_NewRef(over ? Py_True : Py_False);
+    terminations = by_agent(agents, values, n);
+    for (int p = 0; p < n; p++) values[p] = Py_NewRef(!over && truncate ? Py_True : Py_False);
+    truncations = by_agent(agents, values, n);
+    PyObject *active = over ? Py_None : PyTuple_GET_ITEM(agents, self->s.current);
+    for (int p = 0; p < n; p++) {
+        PyObject *info = PyDict_New(), *legal = NULL;
+        if (info != NULL) {
+            legal = !over && p == self->s.current ? int_list(self->env_ids, self->env_legal.n) : PyList_New(0);
+            if (legal == NULL || PyDict_SetItem(info, key_active_agent, active) < 0 ||
+                PyDict_SetItem(info, key_illegal_action, illegal && p == mover ? Py_True : Py_False) < 0 ||
+                PyDict_SetItem(info, key_legal_ids, legal) < 0)
+                Py_CLEAR(info);
+            Py_XDECREF(legal);
+        }
+        values[p] = info;
+    }
+    infos = by_agent(agents, values, n);
+    PyObject *call[2] = {args[0], agents};
+    observations = CoreGame_observations(self, call, 2);
+    if (observations == NULL || rewards == NULL || terminations == NULL || truncations == NULL || infos == NULL) {
+        Py_XDECREF(observations);
+        Py_XDECREF(rewards);
+        Py_XDECREF(terminations);
+        Py_XDECREF(truncations);
+        Py_XDECREF(infos);
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(5);
+    PyObject *parts[5] = {observations, rewards, terminations, truncations, infos};
+    for (int i = 0; i < 5; i++) {
+        if (out != NULL)
+            PyTuple_SET_ITEM(out, i, parts[i]); /* stolen */
+        else
+            Py_DECREF(parts[i]);
+    }
+    return out;
 }

@@ -2,7 +2,9 @@
 
 PettingZoo's way for a turn-based game in the parallel API: every live agent sends an action
 every step, and only the agent to decide (``infos[agent]["active_agent"]``, the one whose
-``action_mask`` is not all zero) acts; the others' actions are ignored. One step is one engine
+``action_mask`` is not all zero) acts; the others' actions are ignored. ``infos[agent]["legal_ids"]``
+lists the ids its mask allows (empty for the agents not to decide), so that a policy need not scan
+the mask. One step is one engine
 decision. ``max_cycles`` (None: no limit) truncates every agent after that many steps.
 
 An id the mask forbids from the agent to decide is a no-op by default (``illegal="skip"``):
@@ -72,6 +74,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         self.illegal = illegal
         self.space = action_space()
         self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._agent_names = tuple(self.possible_agents)
         self.agents: list[str] = []
         self._observation_spaces = {
             a: spaces.Dict(
@@ -126,7 +129,18 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         """Each agent's info; ``active`` is the agent to move (worked out when not given)."""
         if active is None:
             active = self.agent_to_move
-        return {a: {"active_agent": active, "illegal_action": a == illegal_by} for a in self.agents}
+        core = self._core
+        legal: list[int]
+        if active is None:
+            legal = []
+        elif core is not None:
+            legal = core.game.legal_ids(core.space)
+        else:
+            legal = list(self._legal)
+        return {
+            a: {"active_agent": active, "illegal_action": a == illegal_by, "legal_ids": legal if a == active else []}
+            for a in self.agents
+        }
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -156,6 +170,8 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         """Apply the action of the agent to decide; the other agents' actions are ignored."""
         if (self._state is None and self._core is None) or not self.agents:
             raise RuntimeError("call reset() first: the game is over or not started")
+        if self._core is not None:
+            return self._step_core(self._core, actions)
         mover = self.agent_to_move
         assert mover is not None
         if mover not in actions:
@@ -171,21 +187,13 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         self.steps += 1
         agents = self.agents
         rewards = dict.fromkeys(agents, 0.0)
-        core = self._core
-        terminated = core.game.is_over if core is not None else self._state is not None and self._state.is_over
+        terminated = self._state is not None and self._state.is_over
         if terminated:
-            ends = core.end_rewards(self.reward_kind) if core is not None else self._end_rewards()
-            for agent, value in zip(self.possible_agents, ends, strict=True):
+            for agent, value in zip(self.possible_agents, self._end_rewards(), strict=True):
                 rewards[agent] = value
         truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
-        if core is not None:  # every agent is in the game until its end: agents are the seats in order
-            game = core.game
-            observation, space = game.observation, core.space
-            observations = {a: observation(space, seat) for seat, a in enumerate(agents)}
-            infos = self._infos(illegal_by, None if terminated else agents[game.current])
-        else:
-            observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
-            infos = self._infos(illegal_by)
+        observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
+        infos = self._infos(illegal_by)
         terminations = dict.fromkeys(agents, terminated)
         truncations = dict.fromkeys(agents, truncated)
         if terminated or truncated:
@@ -194,15 +202,46 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
             self.render()
         return observations, rewards, terminations, truncations, infos
 
+    def _step_core(
+        self, core: CoreEnvGame, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, NDArray[Any]]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """:meth:`step` on the core: the action applied, every agent's observation and the five
+        dicts made in one call into the core (the engine path's results, without Python per agent)."""
+        game = core.game
+        agents = self.agents  # every agent is in the game until its end: agents are the seats in order
+        mover = agents[game.current]
+        if mover not in actions:
+            raise ValueError(f"no action for {mover}, the agent to decide")
+        action = actions[mover]
+        truncate = self.max_cycles is not None and self.steps + 1 >= self.max_cycles
+        try:
+            result = game.parallel_step(
+                core.space,
+                None if action is None else int(action),
+                core.codes,
+                self._agent_names,
+                truncate,
+                self.reward_kind == "win",
+                self.illegal == "skip",
+            )
+        except ValueError:
+            shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
+            raise ValueError(f"action {shown} is not legal now") from None
+        self.steps += 1
+        if truncate or game.is_over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return result
+
     def _apply(self, action_id: int) -> bool:
-        """Apply the legal action with this id; False (and no change) if none has it."""
-        core = self._core
-        if core is not None:
-            try:
-                core.codes.append(core.game.apply_id(core.space, action_id))
-            except ValueError:
-                return False
-            return True
+        """Apply the legal action with this id on the engine; False (and no change) if none has it."""
         chosen = self._legal.get(action_id)
         if chosen is None:
             return False

@@ -4,7 +4,9 @@ Agents are ``player_0`` .. ``player_{n-1}`` (engine seats). Every decision, incl
 card of a draw, ticket choices and tunnel payments, is one step of the agent to decide.
 Observations are ``{"observation": Box(float32), "action_mask": Box(int8)}`` built from the
 player's view only; ``env.view(agent)`` is the raw ``PlayerView``. Actions are ids of
-:mod:`ttr_nordic.rl.actions`. Rewards come at the end only: ``reward="margin"`` gives each
+:mod:`ttr_nordic.rl.actions`. ``infos[agent]["legal_ids"]`` lists the ids the mask allows, in the
+engine's order (empty for an agent not to decide): a policy can pick from it without scanning the
+mask's 6,394 cells. Rewards come at the end only: ``reward="margin"`` gives each
 player its score minus the best other score; ``reward="win"`` gives +1 to the winner(s), -1 to
 the others. ``reset(seed=s)`` seeds the deal and the first player.
 
@@ -127,17 +129,21 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"legal_ids": []} for a in self.agents}
         self._observed.clear()
         self._select()
 
     def _select(self) -> None:
-        if self._core is not None:
-            self.agent_selection = self.possible_agents[self._core.game.current]
+        """The agent to decide now, and its info's legal ids."""
+        core = self._core
+        if core is not None:
+            agent = self.agent_selection = self.possible_agents[core.game.current]
+            self.infos[agent] = {"legal_ids": core.legal_ids()}
             return
         assert self._state is not None
         self._legal_ids, self._legal_actions = self.space.legal_id_list(self._state)
-        self.agent_selection = self.possible_agents[self._state.current]
+        agent = self.agent_selection = self.possible_agents[self._state.current]
+        self.infos[agent] = {"legal_ids": list(self._legal_ids)}
 
     def view(self, agent: str) -> PlayerView:
         """The raw view of ``agent`` (what that player may see)."""
@@ -182,14 +188,18 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
                 self._was_dead_step(action)
                 return
             assert action is not None
-            try:
-                core.codes.append(game.apply_id(core.space, int(action)))
+            try:  # one call: apply, record the code, list the next decision's ids
+                legal = game.step_id(core.space, int(action), core.codes)
             except ValueError:
                 raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now") from None
-            if game.is_over:
+            # A new info dict for the agent that acted and the one to decide (a caller may keep the old ones).
+            infos = self.infos
+            infos[self.agent_selection] = {"legal_ids": []}
+            if legal:
+                agent = self.agent_selection = self.possible_agents[game.current]
+                infos[agent] = {"legal_ids": legal}
+            else:  # no legal id: the game is over
                 self._finish(core.end_rewards(self.reward_kind))
-            else:
-                self.agent_selection = self.possible_agents[game.current]
             if self.render_mode == "human":
                 self.render()
             return
@@ -211,12 +221,12 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self._observed.clear()
         # From this decision's legal list (the mask), so the engine's checks would only repeat themselves.
         state.apply_unchecked(chosen)
+        self.infos[self.agent_selection] = {"legal_ids": []}
         if state.phase is _GAME_OVER:
             self._finish(end_rewards(state, self.reward_kind))
             self._legal_ids, self._legal_actions = [], []
         else:
-            self._legal_ids, self._legal_actions = self.space.legal_id_list(state)
-            self.agent_selection = self.possible_agents[state.current]
+            self._select()
         if self.render_mode == "human":
             self.render()
 
