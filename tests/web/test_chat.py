@@ -1,6 +1,7 @@
 """A lobby game in real Chromium with three contexts: two players and a spectator. The
 spectator's page and every WebSocket message it receives carry no hand and no ticket; the
-chat shows an XSS attempt as text (no script runs) and a muted player stays muted on reload."""
+chat shows an XSS attempt as text (no script runs), a quick phrase in each reader's language, and a
+muted player stays muted on reload."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def _seat(context: Any, name: str, create: bool) -> Any:
 
 
 def test_a_spectator_sees_no_secret_and_the_chat_is_text(browser: Any, browser_context_args: dict[str, Any]) -> None:
-    contexts = [browser.new_context(**browser_context_args) for _ in range(3)]
+    # The spectator reads German: a quick phrase reaches each reader in their own language.
+    contexts = [browser.new_context(**{**browser_context_args, **extra}) for extra in ({}, {}, {"locale": "de-DE"})]
     try:
         astrid = _seat(contexts[0], "Astrid", create=True)
         leif = _seat(contexts[1], "Leif", create=False)
@@ -51,9 +53,9 @@ def test_a_spectator_sees_no_secret_and_the_chat_is_text(browser: Any, browser_c
         # clicks go to the chat's own buttons, as a player's would once that dialog is done.
         astrid.locator("#chat-form button[type=submit]").dispatch_event("click")
         leif.locator(".chat-phrase[data-phrase=gg]").dispatch_event("click")
-        for page in (astrid, leif, watcher):
+        for page, good_game in ((astrid, "Good game"), (leif, "Good game"), (watcher, "Gutes Spiel")):
             expect(page.locator("#chat-list")).to_contain_text(XSS)
-            expect(page.locator("#chat-list")).to_contain_text("Good game")
+            expect(page.locator("#chat-list")).to_contain_text(good_game)
             assert page.locator("#chat-list img").count() == 0
             assert page.evaluate("() => window.__xss") is None
         for width, height in ((1440, 900), (1366, 768), (390, 844)):

@@ -109,3 +109,13 @@ def test_a_broken_catalogue_is_named_in_one_line(tmp_path: Path, monkeypatch: py
     (tmp_path / "en" / "top.json").write_text(json.dumps({"rules": 3}), encoding="utf-8")
     with pytest.raises(CatalogueError, match="rules: a message is a string"):
         i18n.parts("en")
+
+
+def test_the_chat_page_knows_every_quick_phrase_the_server_writes() -> None:
+    from ttr_nordic.server.chat import PHRASES
+
+    chat_js = (STATIC / "js" / "chat.js").read_text(encoding="utf-8")
+    english = catalogue("en")
+    for key, text in PHRASES.items():
+        assert english[f"chat.phrase_{key}"] == text
+        assert re.search(rf'"?{re.escape(text)}"?: "{key}"', chat_js), (key, text)

@@ -8,6 +8,9 @@ const MUTED_KEY = "ttr-chat-muted"; // {gameId: [seat, ...]}
 const POLL_MS = 2500;
 // The quick phrases' keys (the server writes the message; the button is in the reader's language).
 const PHRASES = ["hello", "gg", "wp", "thinking"];
+// The server stores a quick phrase in English (server/chat.py PHRASES): each reader sees it in their language.
+const PHRASE_OF_TEXT = { Hello: "hello", "Good game": "gg", "Well played": "wp", "Thinking…": "thinking" };
+const shownText = (text) => (PHRASE_OF_TEXT[text] ? t(`chat.phrase_${PHRASE_OF_TEXT[text]}`) : text);
 
 function mutedSeats(gameId) {
   try { return new Set((JSON.parse(localStorage.getItem(MUTED_KEY) || "{}") || {})[gameId] || []); } catch { return new Set(); }
@@ -57,7 +60,7 @@ export function chatPanel(gameId, token = "") {
     // The players' own words (names and messages) are not the page's text: the language check skips them.
     list.replaceChildren(...shown.map((m) => el("li", { class: "chat-message", "data-seat": m.seat },
       el("span", { class: "chat-author", "data-i18n-skip": "", text: m.author }), " ",
-      el("span", { class: "chat-text", "data-i18n-skip": "", text: m.text }), " ",
+      el("span", { class: "chat-text", "data-i18n-skip": "", text: shownText(m.text) }), " ",
       el("button", { type: "button", class: "chat-mute link", text: t("chat.mute"), title: t("chat.muteTitle", { player: m.author }),
         onclick: () => { muted.add(m.seat); setMuted(gameId, muted); draw(); } }))));
     if (muted.size) {
