@@ -47,6 +47,8 @@ class TurnSearchSettings(ExpertSettings):
     block: bool
     ticket_inference: bool
     three_player_ticket_horizon: int | None
+    core_rollout_scale: float
+    core_full_rollout_scale: float
 
 
 #: The settings of the registered ``rollout_search`` agent (the *expert* level); benchmarks
@@ -75,6 +77,8 @@ TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     "block": True,
     "ticket_inference": True,
     "three_player_ticket_horizon": 0,
+    "core_rollout_scale": 1.0,
+    "core_full_rollout_scale": 1.0,
 }
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
