@@ -13,7 +13,8 @@ core on, every cap times ``--scale``, a search's with rollouts played to the end
 ``--full-scale``; by default the registered ``core_rollout_scale`` and ``core_full_rollout_scale``). The
 searches run without their clocks, so the counts do not depend on the machine's load; each line
 gives the rollouts and the CPU seconds of the decision, and the last lines their medians per
-setting. ``--turns 0`` measures the first ticket choice.
+setting, with how many decisions chose another move than Route Focus's. ``--turns 0`` measures
+the first ticket choice.
 
     .venv/bin/python benchmarks/expert_rollouts.py [--positions 12] [--players 2] [--turn-time 0.8]
     .venv/bin/python benchmarks/expert_rollouts.py --presets [--turns 0]
@@ -59,9 +60,10 @@ def rollouts(state: GameState, core: bool, turn_time: float, cap: int, horizon: 
 PRESETS = ("python", "scale1", "scaled")
 
 
-def preset_decision(state: GameState, preset: str, scale: float, full_scale: float) -> tuple[int, float] | None:
-    """Rollouts and CPU seconds of one decision at ``state`` with a preset of :data:`PRESETS`,
-    its clocks off, ``scale`` and ``full_scale`` the ``scaled`` preset's (None if the expert did not search)."""
+def preset_decision(state: GameState, preset: str, scale: float, full_scale: float) -> tuple[int, float, bool] | None:
+    """Rollouts and CPU seconds of one decision at ``state`` with a preset of :data:`PRESETS`, its
+    clocks off, ``scale`` and ``full_scale`` the ``scaled`` preset's, and whether the search chose
+    another move than Route Focus's (None if the expert did not search)."""
     settings: dict[str, object] = {**TURN_SEARCH_SETTINGS, "time_limit": None, "turn_time": None}
     if preset == "python":
         settings["core_rollouts"] = False
@@ -71,10 +73,12 @@ def preset_decision(state: GameState, preset: str, scale: float, full_scale: flo
     agent = RolloutSearchAgent(seed=1, **settings)  # type: ignore[arg-type]
     player = state.current
     view, legal = state.view(player), state.legal_action_list()
+    twin = RolloutSearchAgent(seed=1, **settings)  # type: ignore[arg-type]
+    route_focus_move = twin._bases.get(view.num_players, twin._bases[2]).choose(view, legal)
     start = time.process_time()
-    agent.choose(view, legal)
+    chosen = agent.choose(view, legal)
     seconds = time.process_time() - start
-    return (agent.last_rollouts, seconds) if agent.searches else None
+    return (agent.last_rollouts, seconds, chosen != route_focus_move) if agent.searches else None
 
 
 def compare_presets(args: argparse.Namespace) -> int:
@@ -82,7 +86,7 @@ def compare_presets(args: argparse.Namespace) -> int:
         f"expert_rollouts --presets: {args.positions} positions, {args.players} players, after {args.turns} turns, "
         f"scaled: core_rollout_scale {args.scale}, core_full_rollout_scale {args.full_scale}, clocks off"
     )
-    found: dict[str, list[tuple[int, float]]] = {preset: [] for preset in PRESETS}
+    found: dict[str, list[tuple[int, float, bool]]] = {preset: [] for preset in PRESETS}
     for seed in range(args.positions):
         state = position(seed, args.players, args.turns)
         if state.is_over:
@@ -92,7 +96,11 @@ def compare_presets(args: argparse.Namespace) -> int:
             continue
         for preset, result in row.items():
             found[preset].append(result)  # type: ignore[arg-type]
-        cells = ", ".join(f"{p} {r[0]} rollouts {r[1]:.3f} s" for p, r in row.items() if r is not None)
+        cells = ", ".join(
+            f"{p} {r[0]} rollouts {r[1]:.3f} s{' (not the Route Focus move)' if r[2] else ''}"
+            for p, r in row.items()
+            if r is not None
+        )
         print(f"position {seed} ({state.phase.name}): {cells}", flush=True)
     if not found["python"]:
         print("no position was searched")
@@ -100,7 +108,11 @@ def compare_presets(args: argparse.Namespace) -> int:
     for preset in PRESETS:
         counts = statistics.median(r[0] for r in found[preset])
         seconds = statistics.median(r[1] for r in found[preset])
-        print(f"rollouts_per_decision {preset} {counts:.0f} cpu_seconds {seconds:.3f}")
+        departed = sum(r[2] for r in found[preset])
+        print(
+            f"rollouts_per_decision {preset} {counts:.0f} cpu_seconds {seconds:.3f} "
+            f"not_route_focus {departed}/{len(found[preset])}"
+        )
     ratio = statistics.median(r[0] for r in found["scaled"]) / statistics.median(r[0] for r in found["scale1"])
     print(f"ratio scaled/scale1 {ratio:.1f}")
     return 0
