@@ -67,7 +67,10 @@ EXPERT_SETTINGS: ExpertSettings = {
 #: included, 0.8 s a turn), rollouts cut after 24 actions and scored by the value model,
 #: blocking claims in two-player games and the opponents' tickets inferred from their claims;
 #: the ticket searches of three-player games play their rollouts to the end (at the first
-#: ticket choice the value model says too little, docs/ai-strength.md 2026-11-28 (14)).
+#: ticket choice the value model says too little, docs/ai-strength.md 2026-11-28 (14)). The
+#: rollout caps are those of the Python rollouts where the core plays them too
+#: (``core_rollout_scale`` 1): ten times as many in the same 0.8 s did not play stronger on
+#: the ladder (docs/ai-strength.md 2026-11-28 (15)).
 TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     **EXPERT_SETTINGS,
     "search_turns": True,
