@@ -7,7 +7,17 @@ instead of judging them with the value model after 24 actions) chooses once with
 off; a decision counts when it searched. The last lines are ``rollouts_per_decision python N``,
 ``rollouts_per_decision core N`` and ``ratio R`` (medians over the decisions).
 
+With ``--presets`` it compares the expert's settings instead: ``python`` (the registered settings
+with the core off), ``scale1`` (the core on, its rollout caps as in Python) and ``scaled`` (the
+core on, every cap times ``--scale``, a search's with rollouts played to the end times
+``--full-scale``; by default the registered ``core_rollout_scale`` and ``core_full_rollout_scale``). The
+searches run without their clocks, so the counts do not depend on the machine's load; each line
+gives the rollouts and the CPU seconds of the decision, and the last lines their medians per
+setting, with how many decisions chose another move than Route Focus's. ``--turns 0`` measures
+the first ticket choice.
+
     .venv/bin/python benchmarks/expert_rollouts.py [--positions 12] [--players 2] [--turn-time 0.8]
+    .venv/bin/python benchmarks/expert_rollouts.py --presets [--turns 0]
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from pathlib import Path
 
 _SRC = Path(__file__).resolve().parent.parent / "src"
@@ -46,6 +57,67 @@ def rollouts(state: GameState, core: bool, turn_time: float, cap: int, horizon: 
     return agent.last_rollouts if agent.searches else None
 
 
+PRESETS = ("python", "scale1", "scaled")
+
+
+def preset_decision(state: GameState, preset: str, scale: float, full_scale: float) -> tuple[int, float, bool] | None:
+    """Rollouts and CPU seconds of one decision at ``state`` with a preset of :data:`PRESETS`, its
+    clocks off, ``scale`` and ``full_scale`` the ``scaled`` preset's, and whether the search chose
+    another move than Route Focus's (None if the expert did not search)."""
+    settings: dict[str, object] = {**TURN_SEARCH_SETTINGS, "time_limit": None, "turn_time": None}
+    if preset == "python":
+        settings["core_rollouts"] = False
+    else:
+        settings["core_rollout_scale"] = 1.0 if preset == "scale1" else scale
+        settings["core_full_rollout_scale"] = 1.0 if preset == "scale1" else full_scale
+    agent = RolloutSearchAgent(seed=1, **settings)  # type: ignore[arg-type]
+    player = state.current
+    view, legal = state.view(player), state.legal_action_list()
+    twin = RolloutSearchAgent(seed=1, **settings)  # type: ignore[arg-type]
+    route_focus_move = twin._bases.get(view.num_players, twin._bases[2]).choose(view, legal)
+    start = time.process_time()
+    chosen = agent.choose(view, legal)
+    seconds = time.process_time() - start
+    return (agent.last_rollouts, seconds, chosen != route_focus_move) if agent.searches else None
+
+
+def compare_presets(args: argparse.Namespace) -> int:
+    print(
+        f"expert_rollouts --presets: {args.positions} positions, {args.players} players, after {args.turns} turns, "
+        f"scaled: core_rollout_scale {args.scale}, core_full_rollout_scale {args.full_scale}, clocks off"
+    )
+    found: dict[str, list[tuple[int, float, bool]]] = {preset: [] for preset in PRESETS}
+    for seed in range(args.positions):
+        state = position(seed, args.players, args.turns)
+        if state.is_over:
+            continue
+        row = {preset: preset_decision(state, preset, args.scale, args.full_scale) for preset in PRESETS}
+        if any(result is None for result in row.values()):
+            continue
+        for preset, result in row.items():
+            found[preset].append(result)  # type: ignore[arg-type]
+        cells = ", ".join(
+            f"{p} {r[0]} rollouts {r[1]:.3f} s{' (not the Route Focus move)' if r[2] else ''}"
+            for p, r in row.items()
+            if r is not None
+        )
+        print(f"position {seed} ({state.phase.name}): {cells}", flush=True)
+    if not found["python"]:
+        print("no position was searched")
+        return 1
+    for preset in PRESETS:
+        counts = statistics.median(r[0] for r in found[preset])
+        seconds = statistics.median(r[1] for r in found[preset])
+        departed = sum(r[2] for r in found[preset])
+        print(
+            f"rollouts_per_decision {preset} {counts:.0f} cpu_seconds {seconds:.3f} "
+            f"not_route_focus {departed}/{len(found[preset])}"
+        )
+    ratio = statistics.median(r[0] for r in found["scaled"]) / statistics.median(r[0] for r in found["scale1"])
+    print(f"ratio scaled/scale1 {ratio:.1f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=12, help="positions (default 12)")
@@ -59,11 +131,30 @@ def main(argv: list[str] | None = None) -> int:
         default=TURN_SEARCH_SETTINGS["horizon"],
         help="actions per rollout before the value model judges (0: played to the end; default turn_search's)",
     )
+    parser.add_argument(
+        "--presets", action="store_true", help="compare the expert's settings (Python, scale 1, registered), clocks off"
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=TURN_SEARCH_SETTINGS["core_rollout_scale"],
+        help="the scaled preset's core_rollout_scale (default the registered one)",
+    )
+    parser.add_argument(
+        "--full-scale",
+        type=float,
+        default=TURN_SEARCH_SETTINGS["core_full_rollout_scale"],
+        help="the same for searches whose rollouts are played to the end (default the registered one)",
+    )
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.turn_time <= 0:
-        parser.error("--positions must be at least 1 and --turn-time positive")
+    if args.scale <= 0 or args.full_scale <= 0:
+        parser.error("--scale and --full-scale must be positive")
+    if args.positions < 1 or args.turn_time <= 0 or args.turns < 0:
+        parser.error("--positions must be at least 1, --turn-time positive and --turns at least 0")
     if not fast.AVAILABLE:
         parser.error("the compiled core is not available (build it: python hatch_build.py)")
+    if args.presets:
+        return compare_presets(args)
     print(
         f"expert_rollouts: {args.positions} positions, {args.players} players, {args.turn_time} s a turn, "
         f"horizon {args.horizon}"
@@ -82,10 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     if not counts[False]:
         print("no position was searched")
         return 1
-    python, core = statistics.median(counts[False]), statistics.median(counts[True])
-    print(f"rollouts_per_decision python {python:.0f}")
-    print(f"rollouts_per_decision core {core:.0f}")
-    print(f"ratio {core / python:.1f}")
+    python_median, core_median = statistics.median(counts[False]), statistics.median(counts[True])
+    print(f"rollouts_per_decision python {python_median:.0f}")
+    print(f"rollouts_per_decision core {core_median:.0f}")
+    print(f"ratio {core_median / python_median:.1f}")
     return 0
 
 

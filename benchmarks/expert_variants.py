@@ -9,13 +9,17 @@ Each callable takes a seed and returns an agent; e.g.::
 - ``turns_full``: plus a search of every turn and second card (card draws included), full
   Route Focus rollouts, 0.8 s a turn;
 - ``turns_value``: the same with rollouts cut after 24 actions and scored by the value model;
-- ``turns_value_block``: plus blocking claims (two players) and ticket inference.
+- ``turns_value_block``: plus blocking claims (two players) and ticket inference;
+- ``turn_search_x1`` and ``turn_search_x10``: the *expert* level (``TURN_SEARCH_SETTINGS``) with
+  ``core_rollout_scale`` 1 and 10 (its rollout caps as in Python, or ten times them where the
+  rollouts run in the compiled core), clocks off so that the load on the machine changes nothing
+  (on a quiet core both stay within the level's 0.8 s a turn: ``expert_rollouts.py --presets``).
 """
 
 from __future__ import annotations
 
 from ttr_nordic.ai.expert import RolloutSearchAgent
-from ttr_nordic.ai.registry import EXPERT_SETTINGS
+from ttr_nordic.ai.registry import EXPERT_SETTINGS, TURN_SEARCH_SETTINGS
 
 
 def registered(seed: int | None) -> RolloutSearchAgent:
@@ -41,3 +45,16 @@ def turns_value_block(seed: int | None) -> RolloutSearchAgent:
         ticket_inference=True,
         **settings,  # type: ignore[arg-type]
     )
+
+
+def _turn_search(seed: int | None, scale: float) -> RolloutSearchAgent:
+    settings = {**TURN_SEARCH_SETTINGS, "core_rollout_scale": scale, "time_limit": None, "turn_time": None}
+    return RolloutSearchAgent(seed=seed, name=f"turn_search_x{scale:g}", **settings)  # type: ignore[arg-type]
+
+
+def turn_search_x1(seed: int | None) -> RolloutSearchAgent:
+    return _turn_search(seed, 1.0)
+
+
+def turn_search_x10(seed: int | None) -> RolloutSearchAgent:
+    return _turn_search(seed, 10.0)

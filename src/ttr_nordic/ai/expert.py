@@ -50,6 +50,7 @@ from ..engine import (
     PayTunnelExtra,
     PlayerView,
 )
+from ..engine.variant import OFFICIAL
 from .base import legal_listing
 from .baselines import RouteFocusAgent
 from .inference import TicketInference, assign_tickets
@@ -158,6 +159,17 @@ def core_policies(seat_policies: Sequence[type[RouteFocusAgent]]) -> list[tuple[
     if any(flag is None for flag in flags):
         return None
     return cast(list[tuple[bool, bool]], flags)
+
+
+def core_plays(view: PlayerView) -> bool:
+    """Whether the compiled core plays the samples of ``view``'s searches: what
+    :func:`ttr_nordic.fast.supports` says of each (they keep the view's player count and variant).
+
+    >>> from ttr_nordic.engine import GameState
+    >>> core_plays(GameState.new(players=2, seed=1).view(0)) == fast.AVAILABLE
+    True
+    """
+    return fast.AVAILABLE and view.num_players in (2, 3) and (view.variant is OFFICIAL or view.variant == OFFICIAL)
 
 
 def top_claims(view: PlayerView, legal: Sequence[Action]) -> list[Claim]:
@@ -274,7 +286,10 @@ class RolloutSearchAgent:
     model says little, and a ticket choice is judged by how the game ends. ``core_rollouts``
     (default on) plays the rollouts in the compiled core (:mod:`ttr_nordic.fast`) where it is
     built and the rollout policies are its Route Focus agents: the same values, many times as
-    many rollouts in the same time.
+    many rollouts in the same time. Where they run there, ``core_rollout_scale`` multiplies the
+    rollout cap of every search whose rollouts are cut at a horizon, ``core_full_rollout_scale``
+    (by default the same) that of a search playing them to the end (about five times as long each),
+    so that the same time buys more rollouts; the time limits stay as they are.
     """
 
     def __init__(
@@ -300,12 +315,25 @@ class RolloutSearchAgent:
         three_player_own_rollouts: str = "train_cost",
         three_player_ticket_horizon: int | None = None,
         core_rollouts: bool = True,
+        core_rollout_scale: float = 1.0,
+        core_full_rollout_scale: float | None = None,
     ) -> None:
         if objective not in ("margin", "score", "auto"):
             raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
         self.objective = objective
         #: Play the searches' rollouts in the compiled core where it is built (the same values).
         self.core_rollouts = core_rollouts
+        if core_full_rollout_scale is None:
+            core_full_rollout_scale = core_rollout_scale
+        for label, scale in (
+            ("core_rollout_scale", core_rollout_scale),
+            ("core_full_rollout_scale", core_full_rollout_scale),
+        ):
+            if not (math.isfinite(scale) and scale > 0):
+                raise ValueError(f"{label} must be a positive number, not {scale!r}")
+        #: Multiply the rollout caps of a search whose rollouts run in the core (cut at a horizon, or played out).
+        self.core_rollout_scale = float(core_rollout_scale)
+        self.core_full_rollout_scale = float(core_full_rollout_scale)
         self.ticket_rollouts = ticket_rollouts
         self.action_rollouts = action_rollouts
         self.time_limit = time_limit
@@ -394,8 +422,22 @@ class RolloutSearchAgent:
             return default
         if len(candidates) <= 1:
             return default
+        scale = self.core_rollout_scale if horizon > 0 else self.core_full_rollout_scale
+        if scale != 1.0 and self.searches_in_core(view):
+            budget = max(1, round(budget * scale))
         best = self._search(view, candidates, budget, time_limit, horizon)
         return best if best in legal else default
+
+    def searches_in_core(self, view: PlayerView) -> bool:
+        """Whether this agent's searches at ``view`` play their rollouts in the compiled core
+        (where the core scales multiply its rollout caps).
+
+        >>> from ttr_nordic.engine import GameState
+        >>> view = GameState.new(players=2, seed=1).view(0)
+        >>> RolloutSearchAgent(core_rollouts=False).searches_in_core(view)
+        False
+        """
+        return self.core_rollouts and core_policies(self._seat_policies(view)) is not None and core_plays(view)
 
     def _keep_candidates(self, view: PlayerView, legal: Sequence[Action], default: Action) -> list[Action]:
         """The ticket choices, best first by Route Focus's estimate, at most ``keep_candidates``."""
@@ -623,6 +665,7 @@ __all__ = [
     "LightRouteFocus",
     "LongRouteFocus",
     "RolloutSearchAgent",
+    "core_plays",
     "leaf_value",
     "play_out",
     "rollout_value",

@@ -47,6 +47,8 @@ class TurnSearchSettings(ExpertSettings):
     block: bool
     ticket_inference: bool
     three_player_ticket_horizon: int | None
+    core_rollout_scale: float
+    core_full_rollout_scale: float
 
 
 #: The settings of the registered ``rollout_search`` agent (the *expert* level); benchmarks
@@ -65,7 +67,10 @@ EXPERT_SETTINGS: ExpertSettings = {
 #: included, 0.8 s a turn), rollouts cut after 24 actions and scored by the value model,
 #: blocking claims in two-player games and the opponents' tickets inferred from their claims;
 #: the ticket searches of three-player games play their rollouts to the end (at the first
-#: ticket choice the value model says too little, docs/ai-strength.md 2026-11-28 (14)).
+#: ticket choice the value model says too little, docs/ai-strength.md 2026-11-28 (14)). The
+#: rollout caps are those of the Python rollouts where the core plays them too
+#: (``core_rollout_scale`` 1): ten times as many in the same 0.8 s did not play stronger on
+#: the ladder (docs/ai-strength.md 2026-11-28 (15)).
 TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     **EXPERT_SETTINGS,
     "search_turns": True,
@@ -75,6 +80,8 @@ TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     "block": True,
     "ticket_inference": True,
     "three_player_ticket_horizon": 0,
+    "core_rollout_scale": 1.0,
+    "core_full_rollout_scale": 1.0,
 }
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
