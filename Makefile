@@ -46,7 +46,7 @@ types: $(STAMP)
 
 # pytest exits 5 when it collects no test: that is a failure here, never a pass.
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider; status=$$?; \
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --durations=25; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "no tests were collected"; exit 1; fi; exit $$status
 
 # pytest with TTR_TEST_POSTGRES_URL set to a throwaway PostgreSQL server.
