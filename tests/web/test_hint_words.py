@@ -44,6 +44,7 @@ def test_the_page_words_hints_as_the_python_side_does(page: Any, requests_seen: 
     page.goto("/")
     words = page.evaluate(
         """async ([cases, names]) => {
+            await (await import("/static/js/i18n.js")).loadLanguage("en"); // (the page may still be loading it)
             const { hintText } = await import("/static/js/hint-text.js");
             return cases.map((c) => hintText(c.why, (seat) => names[seat]));
         }""",

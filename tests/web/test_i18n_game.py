@@ -246,6 +246,7 @@ def test_a_players_clocks_and_chat_are_translated(page: Any, requests_seen: Requ
 
 # Each entry worded by the page (js/words.js) next to the engine's own English line.
 WORDED = """async (entries) => {
+  await (await import("/static/js/i18n.js")).loadLanguage("en"); // (the page may still be loading it)
   const { logLine } = await import("/static/js/words.js");
   const board = await (await fetch("/api/board")).json();
   return entries.map((e) => [logLine(e, board, []), e.text]);

@@ -99,6 +99,8 @@ GUIDE_SETUP = """async () => {
 def test_every_step_of_the_guide_is_in_the_catalogues(page: Any, requests_seen: RequestLog) -> None:
     use_pseudo_language(page)
     page.goto("/")
+    # The start page first: drawn after the guide, it would replace it.
+    page.locator("#start-ai").wait_for()
     steps = page.evaluate(GUIDE_SETUP)
     assert len(steps) == 11
     guide = page.locator("#guide")
