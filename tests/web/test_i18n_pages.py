@@ -107,7 +107,7 @@ def test_the_start_page_has_no_word_outside_the_catalogues(new_page: Any) -> Non
 
 def test_the_lobby_with_a_table_has_no_word_outside_the_catalogues(new_page: Any) -> None:
     other = new_page()
-    other.request.post("/api/lobby/tables", data={"players": 3, "name": "Sigrid", "rated": False})
+    sigrid = other.request.post("/api/lobby/tables", data={"players": 3, "name": "Sigrid", "rated": False}).json()
     page = new_page(pseudo=True)
     page.goto("/lobby")
     page.fill("#lobby-name", "Astrid")
@@ -121,6 +121,11 @@ def test_the_lobby_with_a_table_has_no_word_outside_the_catalogues(new_page: Any
     assert untranslated(page, names=tuple(sorted(names | set(PLAYERS), key=len, reverse=True))) == []
     page.locator("#lobby-mine .lobby-leave").click()
     expect(page.locator("#lobby-mine")).to_be_hidden()
+    # Sigrid's table goes too: a quick match of another test would sit at it.
+    left = other.request.post(
+        f"/api/lobby/tables/{sigrid['table']['id']}/leave", headers={"X-Table-Ticket": sigrid["ticket"]}
+    )
+    assert left.status == 200, left.text()
 
 
 def test_the_account_dialogs_and_settings_have_no_word_outside_the_catalogues(new_page: Any) -> None:
