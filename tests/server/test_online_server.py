@@ -166,7 +166,11 @@ def test_the_creator_hands_an_absent_seat_to_the_computer(database_url: str) -> 
                 assert receive_until(creator, lambda m: m["type"] == "error")["code"] == code, bad
             assert live_state(client, game_id).history == []
             creator.send_json({"type": "hand_over", "seat": 1, "level": "easy"})
-            state = receive_until(creator, lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "ai")
+            # A refusal says why at once (rather than waiting for a state that never comes).
+            state = receive_until(
+                creator, lambda m: m["type"] == "error" or (m["type"] == "state" and m["seats"][1]["kind"] == "ai")
+            )
+            assert state["type"] == "state", state
             assert state["seats"][1] == {"seat": 1, "name": "Leif", "kind": "ai", "level": "easy"}
             # Astrid keeps her tickets and draws; the computer plays Leif's seat in between.
             for _ in range(400):
