@@ -18,6 +18,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
 
 # The map in a page of the real server, as the game page wraps it, built from the data given.
 BUILD = """async (board) => {
+  await (await import("/static/js/i18n.js")).loadLanguage("en"); // (the page may still be loading it)
   const { buildMap } = await import("/static/js/map.js");
   const map = buildMap({ board, land: null }, {});
   const wrap = document.createElement("div");

@@ -10,6 +10,7 @@ from .conftest import RequestLog, shot
 
 # The page's own modules build a modal dialog with a corner "?" and a 3-player scoring table.
 FINAL_JS = """async () => {
+  await (await import('/static/js/i18n.js')).loadLanguage('en'); // (the page may still be loading it)
   const ui = await import('/static/js/ui.js');
   const ticket = {from: 'Oslo', to: 'Bergen', completed: true, value: 7};
   const player = (p, total) => ({player: p, route_points: 20, tickets: [ticket], tickets_completed: 1, globetrotter: 0,
