@@ -373,6 +373,10 @@ class LiveGames:
             return True
         if not self.store.shared:
             return False
+        # This process's own joins and leaves first: a player who just left here still holds
+        # the seat's shared lock until the presence thread has run the leave.
+        if self._presence_tasks:
+            await asyncio.gather(*list(self._presence_tasks), return_exceptions=True)
         return not await self.store.in_db_thread(self.store.seat_absent, game.id, seat)
 
     def joined(self, game: LiveGame, client: Client) -> None:
