@@ -337,6 +337,9 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
 static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_apply_drawn(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_sorted_ids(CoreGame *self, PyObject *arg);
+static PyObject *CoreGame_observation_values(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -362,6 +365,11 @@ static PyMethodDef CoreGame_methods[] = {
      "every seat's observation(space, seat), by agent name (a dict)"},
     {"parallel_step", (PyCFunction)(void (*)(void))CoreGame_parallel_step, METH_FASTCALL,
      "the parallel environment's step: (observations, rewards, terminations, truncations, infos)"},
+    {"apply_drawn", (PyCFunction)(void (*)(void))CoreGame_apply_drawn, METH_FASTCALL,
+     "apply a legal id with chosen draws: the next legal ids (ascending), or the next draw's (pile, outcomes)"},
+    {"sorted_ids", (PyCFunction)CoreGame_sorted_ids, METH_O, "the legal RL action ids, ascending"},
+    {"observation_values", (PyCFunction)(void (*)(void))CoreGame_observation_values, METH_FASTCALL,
+     "a seat's observation vector as a list of floats"},
     {NULL},
 };
 
@@ -426,6 +434,7 @@ static PyObject *play_random(PyObject *mod, PyObject *args) {
 #include "_batch.h"
 #include "_env.h"
 #include "_state_io.h"
+#include "_chance.h"
 
 /* ------------------------------------------------------------------------ Route Focus agents */
 
@@ -550,6 +559,7 @@ static PyMethodDef module_methods[] = {
     {"play_random", play_random, METH_VARARGS, "play seeded random games; (actions, totals)"},
     {"from_fields", from_fields, METH_VARARGS, "a game from an engine state's fields and generator"},
     {"play_route_focus", play_route_focus, METH_VARARGS, "play seeded Route Focus games; (actions, totals)"},
+    {"dealt", dealt, METH_VARARGS, "the deal with chosen draws: a game, or the next draw's (pile, outcomes)"},
     {NULL},
 };
 
@@ -567,6 +577,9 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_active_agent = PyUnicode_InternFromString("active_agent")) == NULL ||
         (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
         (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL)
+        return NULL;
+    if ((key_card_pile = PyUnicode_InternFromString("card")) == NULL ||
+        (key_ticket_pile = PyUnicode_InternFromString("ticket")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

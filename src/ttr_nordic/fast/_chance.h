@@ -1,0 +1,310 @@
+/* Chosen draws: the deal, or one action of a game, with every card and ticket drawn chosen by
+ * the caller (rl/openspiel.py's chance nodes). The chosen items are consumed in draw order; at
+ * the first draw with none left the call stops and reports that draw's pile and its outcomes,
+ * with the probabilities of the engine's draw hook path (engine/transitions.py, DrawHook):
+ * card kinds by their count in the draw pile (after any reshuffle of the discard pile), tickets
+ * uniformly. Each call runs on a copy of the state and keeps it only when every draw was chosen.
+ * Part of the compiled core: included by _core.c, after _env.h. */
+/* ------------------------------------------------------------------------- chosen draws */
+
+#define MAX_CHOSEN 64 /* the deal draws 4 cards a player, 5 face up and 5 tickets a player: 38 at most */
+
+static PyObject *key_card_pile, *key_ticket_pile;
+#define MAX_KIND_COUNT 14 /* the most cards of one kind (locomotives) */
+static PyObject *card_outcomes_cache[DECK_SIZE + 1][NK][MAX_KIND_COUNT + 1]; /* (kind, count / total) */
+
+/* chosen (a list of ints) into out; ValueError past MAX_CHOSEN items. */
+static int chosen_items(PyObject *chosen, long *out, int *n) {
+    if (!PyList_Check(chosen)) {
+        PyErr_SetString(PyExc_TypeError, "chosen must be a list of ints");
+        return -1;
+    }
+    Py_ssize_t size = PyList_GET_SIZE(chosen);
+    if (size > MAX_CHOSEN) {
+        PyErr_Format(PyExc_ValueError, "at most %d chosen items", MAX_CHOSEN);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(chosen, i));
+        if (v == -1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+            PyErr_Clear();
+            v = -1; /* in no pile */
+        }
+        out[i] = v;
+    }
+    *n = (int)size;
+    return 0;
+}
+
+/* The (kind, count / total) tuple, made once and shared (a tuple of an int and a float). */
+static PyObject *card_outcome(int kind, int count, int total) {
+    if (total > DECK_SIZE || count > MAX_KIND_COUNT) /* not reached: no pile holds more */
+        return Py_BuildValue("(id)", kind, (double)count / (double)total);
+    PyObject **slot = &card_outcomes_cache[total][kind][count];
+    if (*slot == NULL && (*slot = Py_BuildValue("(id)", kind, (double)count / (double)total)) == NULL) return NULL;
+    return Py_NewRef(*slot);
+}
+
+/* (pile, outcomes) of the draw the plan stopped at: "card" with [(kind, count / total)] for the
+ * kinds in the pile, ascending; "ticket" with [(ticket, 1 / total)], ascending. */
+static PyObject *plan_outcomes(const DrawPlan *plan) {
+    int total = plan->n_items;
+    PyObject *outcomes;
+    if (plan->pile == 0) {
+        int counts[NK] = {0}, kinds = 0;
+        for (int i = 0; i < total; i++) counts[plan->items[i]]++;
+        for (int k = 0; k < NK; k++) kinds += counts[k] > 0;
+        outcomes = PyList_New(kinds);
+        if (outcomes == NULL) return NULL;
+        for (int k = 0, at = 0; k < NK; k++) {
+            if (!counts[k]) continue;
+            PyObject *item = card_outcome(k, counts[k], total);
+            if (item == NULL) {
+                Py_DECREF(outcomes);
+                return NULL;
+            }
+            PyList_SET_ITEM(outcomes, at++, item);
+        }
+        return Py_BuildValue("(ON)", key_card_pile, outcomes);
+    }
+    uint8_t sorted[MAX_TICKETS];
+    memcpy(sorted, plan->items, (size_t)total);
+    sort_small(sorted, total);
+    outcomes = PyList_New(total);
+    if (outcomes == NULL) return NULL;
+    double p = 1.0 / (double)total;
+    for (int i = 0; i < total; i++) {
+        PyObject *item = Py_BuildValue("(id)", (int)sorted[i], p);
+        if (item == NULL) {
+            Py_DECREF(outcomes);
+            return NULL;
+        }
+        PyList_SET_ITEM(outcomes, i, item);
+    }
+    return Py_BuildValue("(ON)", key_ticket_pile, outcomes);
+}
+
+/* After a planned run: ValueError for a chosen item not in its pile or one too many; else 0. */
+static int plan_checked(const DrawPlan *plan) {
+    if (plan->bad) {
+        PyErr_SetString(PyExc_ValueError, "a chosen item is not in its pile");
+        return -1;
+    }
+    if (!plan->stopped && plan->used < plan->n_chosen) {
+        PyErr_SetString(PyExc_ValueError, "more items chosen than drawn");
+        return -1;
+    }
+    return 0;
+}
+
+/* The legal ids of the game's decision, ascending (what OpenSpiel's legal_actions lists). */
+static PyObject *sorted_ids_list(CoreGame *g, CoreSpace *sp) {
+    if (env_legal(g, sp)) return NULL;
+    int n = g->env_legal.n;
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    /* insertion sort into the list's own slots: the engine's order is nearly ascending */
+    long prev = -1;
+    int sorted = 1;
+    for (int i = 0; i < n && sorted; i++) {
+        sorted = g->env_ids[i] > prev;
+        prev = g->env_ids[i];
+    }
+    int *ids = g->env_ids, *tmp = NULL;
+    if (!sorted) {
+        tmp = (int *)malloc((size_t)(n ? n : 1) * sizeof(int));
+        if (tmp == NULL) {
+            Py_DECREF(out);
+            return PyErr_NoMemory();
+        }
+        for (int i = 0; i < n; i++) {
+            int v = g->env_ids[i], j = i - 1;
+            while (j >= 0 && tmp[j] > v) {
+                tmp[j + 1] = tmp[j];
+                j--;
+            }
+            tmp[j + 1] = v;
+        }
+        ids = tmp;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(ids[i]);
+        if (v == NULL) {
+            free(tmp);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    free(tmp);
+    return out;
+}
+
+/* sorted_ids(space): the legal ids, ascending (empty once the game is over). */
+static PyObject *CoreGame_sorted_ids(CoreGame *self, PyObject *arg) {
+    CoreSpace *sp = space_arg(self, arg);
+    if (sp == NULL) return NULL;
+    return sorted_ids_list(self, sp);
+}
+
+/* apply_drawn(space, id, chosen): apply the legal action with this id, its draws taking the
+ * chosen items in order. When every draw had its item the game changes and the call returns
+ * the next decision's legal ids, ascending (empty once the game is over); at the first draw
+ * with no item left the game stays as it was and the call returns (pile, outcomes). ValueError
+ * (and no change) for an id no legal action has, a chosen item not in its pile, or one too many. */
+static PyObject *CoreGame_apply_drawn(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "apply_drawn(space, id, chosen) takes 3 arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    long id = PyLong_AsLong(args[1]);
+    if (id == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        id = -1; /* beyond every id: not legal */
+    }
+    long chosen[MAX_CHOSEN];
+    int n_chosen;
+    if (chosen_items(args[2], chosen, &n_chosen)) return NULL;
+    if (self->s.phase == PH_GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    if (env_legal(self, sp)) return NULL;
+    int at = -1;
+    for (int i = 0; i < self->env_legal.n && at < 0; i++)
+        if (self->env_ids[i] == id) at = i;
+    if (at < 0) {
+        PyErr_Format(PyExc_ValueError, "action id %ld is not legal now", id);
+        return NULL;
+    }
+    State *copy = (State *)malloc(sizeof(State));
+    DrawPlan *plan = (DrawPlan *)malloc(sizeof(DrawPlan));
+    if (copy == NULL || plan == NULL) {
+        free(copy);
+        free(plan);
+        return PyErr_NoMemory();
+    }
+    memcpy(copy, &self->s, sizeof(State));
+    plan->chosen = chosen;
+    plan->n_chosen = n_chosen;
+    plan->used = plan->stopped = plan->bad = 0;
+    draw_plan = plan;
+    apply_action(copy, &self->board->b, self->env_legal.v[at]);
+    draw_plan = NULL;
+    PyObject *out = NULL;
+    if (plan_checked(plan) == 0) {
+        if (plan->stopped) {
+            out = plan_outcomes(plan);
+        } else {
+            memcpy(&self->s, copy, sizeof(State));
+            out = sorted_ids_list(self, sp);
+        }
+    }
+    free(copy);
+    free(plan);
+    return out;
+}
+
+static MT dealing_rng; /* the deal's shuffles (any order will do: every draw is chosen) */
+static int dealing_rng_ready = 0;
+
+/* dealt(board, players, first_player, chosen): the deal with first_player first, its cards and
+ * tickets taking the chosen items in order: a CoreGame once every draw had its item, else
+ * (pile, outcomes) of the first draw without one. ValueError for a chosen item not in its pile
+ * or one too many. */
+static PyObject *dealt(PyObject *mod, PyObject *args) {
+    CoreBoard *board;
+    int players, first;
+    PyObject *chosen_list;
+    if (!PyArg_ParseTuple(args, "O!iiO", &CoreBoardType, &board, &players, &first, &chosen_list)) return NULL;
+    if (players < 2 || players > 3 || first < 0 || first >= players) {
+        PyErr_SetString(PyExc_ValueError, "the core plays 2 or 3 players, first_player a seat");
+        return NULL;
+    }
+    long chosen[MAX_CHOSEN];
+    int n_chosen;
+    if (chosen_items(chosen_list, chosen, &n_chosen)) return NULL;
+    if (!dealing_rng_ready) {
+        mt_seed_u64(&dealing_rng, 0);
+        dealing_rng_ready = 1;
+    }
+    CoreGame *g = new_game(board);
+    DrawPlan *plan = (DrawPlan *)malloc(sizeof(DrawPlan));
+    if (g == NULL || plan == NULL) {
+        Py_XDECREF(g);
+        free(plan);
+        return PyErr_NoMemory();
+    }
+    g->s.rng = dealing_rng;
+    plan->chosen = chosen;
+    plan->n_chosen = n_chosen;
+    plan->used = plan->stopped = plan->bad = 0;
+    draw_plan = plan;
+    setup(&g->s, &board->b, players, first);
+    draw_plan = NULL;
+    PyObject *out = NULL;
+    if (plan_checked(plan) == 0) out = plan->stopped ? plan_outcomes(plan) : Py_NewRef((PyObject *)g);
+    Py_DECREF(g);
+    free(plan);
+    return out;
+}
+
+/* ------------------------------------------------------------- observations as Python lists */
+
+#define FLOAT_CACHE 1024
+static PyObject *float_cache[FLOAT_CACHE]; /* float objects by their value's bits (float32 values) */
+static uint32_t float_cache_bits[FLOAT_CACHE];
+
+static PyObject *cached_float(float value) {
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof(bits));
+    uint32_t at = (bits * 2654435761u) >> 22;
+    PyObject *cached = float_cache[at];
+    if (cached != NULL && float_cache_bits[at] == bits) return Py_NewRef(cached);
+    PyObject *made = PyFloat_FromDouble((double)value);
+    if (made == NULL) return NULL;
+    Py_XSETREF(float_cache[at], Py_NewRef(made));
+    float_cache_bits[at] = bits;
+    return made;
+}
+
+#define MAX_OBSERVATION 4096
+
+/* observation_values(space, seat): encode_view(state.view(seat)) as a list of Python floats
+ * (ObservationEncoder.values': the float32 values as Python floats). */
+static PyObject *CoreGame_observation_values(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "observation_values(space, seat) takes 2 arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->s.players) {
+        PyErr_Format(PyExc_ValueError, "seat %ld is not a player of this game", seat);
+        return NULL;
+    }
+    int size = sp->layout.size;
+    if (size > MAX_OBSERVATION) {
+        PyErr_SetString(PyExc_ValueError, "the observation is too long for observation_values");
+        return NULL;
+    }
+    float values[MAX_OBSERVATION];
+    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, values);
+    PyObject *out = PyList_New(size);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < size; i++) {
+        PyObject *v = cached_float(values[i]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}

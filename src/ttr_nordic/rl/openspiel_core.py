@@ -1,0 +1,275 @@
+"""The OpenSpiel state on the compiled core: the same game as :class:`~ttr_nordic.rl.openspiel.TTRNordicState`,
+its hot path (player to act, chance outcomes, legal ids, applying actions, observation tensors,
+returns) answered by the core.
+
+The chance model is unchanged: each chance node chooses one draw, and the core runs the deal or
+the pending action with the draws chosen so far (``CoreGame.apply_drawn``, ``dealt``: the
+engine's draw hook semantics, see ``src/ttr_nordic/fast/_chance.h``). Everything else (the
+information state, strings, observers, ``view``, history lines, ``resample``) reads the Python
+position of :mod:`ttr_nordic.rl.openspiel`, brought up to date only when asked: the OpenSpiel
+actions since it was last read are replayed through the Python path then. A clone shares that
+position with its original until one of them needs it (then it copies it).
+
+``pyspiel.load_game("ttr_nordic")`` makes these states where the core is built
+(``TTR_NORDIC_PURE_PYTHON`` unset); ``{"engine": "python"}`` keeps the Python engine throughout.
+
+>>> import random, pyspiel
+>>> from ttr_nordic import fast
+>>> from ttr_nordic.rl.openspiel import play_chance
+>>> if fast.AVAILABLE:
+...     state = pyspiel.load_game("ttr_nordic", {"engine": "core"}).new_initial_state()
+...     play_chance(state, random.Random(1))
+...     assert type(state).__name__ == "CoreState" and len(state.observation_tensor()) == 510
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pyspiel
+
+from ttr_nordic import fast
+from ttr_nordic.engine.actions import Action
+
+from .actions import action_space
+from .core_game import core_space
+from .observation import SIZE
+from .openspiel import FIRST_PLAYER, TTRNordicState, _Position, position_from_data
+
+if TYPE_CHECKING:
+    from ttr_nordic.fast._core import CoreGame
+
+    from .openspiel import TTRNordicGame
+
+_SPACE = action_space()
+# The core's parts, looked up once (this module is imported only where the core is used).
+_CORE_SPACE: Any = core_space() if fast.AVAILABLE else None
+_DEALT: Any = fast.core_module().dealt if fast.AVAILABLE else None
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+class _CoreNode:
+    """The position on the core, and the Python position it was last in step with.
+
+    ``game`` is the core's game (None before the deal completes; at a draw's chance node, the
+    game before the pending action), ``pending`` the pending action's id, ``chosen`` the draws
+    chosen for the deal or that action, ``chance`` the chance node's (pile, outcomes), ``ids``
+    the legal ids ascending. ``base`` is the Python position after all but the ``behind``
+    actions (None: the initial position), ``owned`` whether no clone shares it."""
+
+    __slots__ = (
+        "base",
+        "behind",
+        "chance",
+        "chosen",
+        "first",
+        "game",
+        "ids",
+        "owned",
+        "pending",
+        "player",
+        "players",
+        "reward",
+        "win",
+    )
+
+    def __init__(self, players: int, reward: str) -> None:
+        self.players = players
+        self.reward = reward
+        self.win = reward == "win"
+        self.game: CoreGame | None = None
+        self.first = -1
+        self.pending = -1
+        self.chosen: list[int] = []
+        self.chance: tuple[str, list[tuple[int, float]]] | None = (
+            FIRST_PLAYER,
+            [(seat, 1.0 / players) for seat in range(players)],
+        )
+        self.player = _CHANCE
+        self.ids: list[int] = []
+        self.base: _Position | None = None
+        self.owned = True
+        self.behind: list[int] = []
+
+    def apply(self, action: int) -> None:
+        """Apply an OpenSpiel action (the Python position's errors, and no change, for a bad one)."""
+        chance = self.chance
+        game = self.game
+        if chance is None:
+            assert game is not None
+            try:
+                result: Any = game.apply_drawn(_CORE_SPACE, action, [])
+            except (ValueError, TypeError):
+                raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now") from None
+            self.pending = action
+        else:
+            kind = chance[0]
+            if kind == FIRST_PLAYER:
+                if all(action != seat for seat, _ in chance[1]):
+                    raise ValueError(f"{action} is not a possible outcome of this {kind} chance node")
+                self.first = action
+                result = _DEALT(fast.core_board(), self.players, action, [])
+            else:
+                chosen = self.chosen
+                chosen.append(action)
+                try:
+                    if game is None:
+                        result = _DEALT(fast.core_board(), self.players, self.first, chosen)
+                    else:
+                        result = game.apply_drawn(_CORE_SPACE, self.pending, chosen)
+                except (ValueError, TypeError, OverflowError):
+                    chosen.pop()
+                    raise ValueError(f"{action} is not a possible outcome of this {kind} chance node") from None
+        self.behind.append(action)
+        if type(result) is tuple:  # a draw to choose
+            self.chance = result
+            self.player = _CHANCE
+            return
+        self.chance = None
+        self.chosen = []
+        if game is None:  # the deal is done
+            self.game = game = result
+            result = game.sorted_ids(_CORE_SPACE)
+        self.ids = result
+        self.player = game.current if result else _TERMINAL
+
+    def synced(self) -> _Position:
+        """The Python position, brought up to date (the actions behind replayed through it)."""
+        base = self.base
+        if base is None:
+            base = self.base = _Position(self.players, self.reward)
+            self.owned = True
+        if self.behind:
+            if not self.owned:
+                base = self.base = base.__deepcopy__({})
+                self.owned = True
+            for action in self.behind:
+                base.apply(action)
+            self.behind = []
+        return base
+
+    @classmethod
+    def from_position(cls, position: _Position) -> _CoreNode:
+        """The node of a Python position (unpickled, or a copy no one else holds): the engine
+        state moved into the core, the pending action's id found among the legal ones."""
+        node = cls(position.players, position.reward)
+        node.base = position
+        node.first = position.first
+        node.chosen = list(position.chosen)
+        node.chance = position.chance
+        node.player = position.player
+        engine = position.engine
+        if engine is not None:
+            game = node.game = fast.FastGame.from_state(engine).core
+            if position.pending is not None:
+                node.pending = _pending_id(engine, position.pending)
+            if node.player >= 0:
+                node.ids = game.sorted_ids(_CORE_SPACE)
+        return node
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _CoreNode:
+        other = _CoreNode.__new__(_CoreNode)
+        other.players, other.reward, other.win = self.players, self.reward, self.win
+        game = self.game
+        other.game = None if game is None else game.clone()
+        other.first, other.pending, other.chosen = self.first, self.pending, list(self.chosen)
+        other.chance, other.player, other.ids = self.chance, self.player, self.ids  # never changed in place
+        other.base, other.behind = self.base, list(self.behind)
+        other.owned = self.owned = self.base is None
+        return other
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickled as the Python position (OpenSpiel serializes a state by pickling its
+        attributes): a state on the core takes it back into the core, one on the engine as it is."""
+        return (position_from_data, (self.synced().__getstate__(),))
+
+
+def _pending_id(engine: Any, pending: Action) -> int:
+    ids, actions = _SPACE.legal_id_list(engine)
+    return ids[actions.index(pending)]
+
+
+class CoreState(TTRNordicState):
+    """A :class:`~ttr_nordic.rl.openspiel.TTRNordicState` whose hot path runs on the core.
+
+    ``position`` (the Python position, what the observers, strings and ``resample`` read) is
+    brought up to date when read; assigning a Python position to it moves that into the core."""
+
+    def __init__(self, game: TTRNordicGame) -> None:
+        pyspiel.State.__init__(self, game)
+        self.__dict__["position"] = _CoreNode(game.players, game.reward)
+
+    @property
+    def position(self) -> _Position:
+        node: _CoreNode = self.__dict__["position"]
+        return node.synced()
+
+    @position.setter
+    def position(self, value: _Position | _CoreNode) -> None:
+        # OpenSpiel's clone assigns a deep copy of the node; its deserialization (and pickle)
+        # the unpickled Python position.
+        self.__dict__["position"] = value if isinstance(value, _CoreNode) else _CoreNode.from_position(value)
+
+    def current_player(self) -> int:
+        node: _CoreNode = self.__dict__["position"]
+        return node.player
+
+    def is_chance_node(self) -> bool:
+        node: _CoreNode = self.__dict__["position"]
+        return node.player == _CHANCE
+
+    def is_terminal(self) -> bool:
+        node: _CoreNode = self.__dict__["position"]
+        return node.player == _TERMINAL
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: the player to act), ascending."""
+        node: _CoreNode = self.__dict__["position"]
+        if node.player >= 0 and (player is None or player == node.player):
+            return node.ids[:]
+        if player is None:
+            return pyspiel.State.legal_actions(self)  # type: ignore[no-any-return]  # chance and terminal
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        node: _CoreNode = self.__dict__["position"]
+        assert player == node.player
+        return node.ids[:]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        chance = self.__dict__["position"].chance
+        assert chance is not None, "not a chance node"
+        return list(chance[1])
+
+    def chance_kind(self) -> str:
+        chance = self.__dict__["position"].chance
+        assert chance is not None, "not a chance node"
+        return str(chance[0])
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation vector (default: the player to act) as a list."""
+        node: _CoreNode = self.__dict__["position"]
+        target = node.player if player is None else player
+        if not 0 <= target < node.players:
+            if player is None:
+                return pyspiel.State.observation_tensor(self)  # type: ignore[no-any-return]
+            return pyspiel.State.observation_tensor(self, player)  # type: ignore[no-any-return]
+        game = node.game
+        if game is None:
+            return [0.0] * SIZE
+        return game.observation_values(_CORE_SPACE, target)
+
+    def _apply_action(self, action: int) -> None:
+        node: _CoreNode = self.__dict__["position"]
+        node.apply(action)
+
+    def returns(self) -> list[float]:
+        node: _CoreNode = self.__dict__["position"]
+        game = node.game
+        if node.player != _TERMINAL or game is None:
+            return [0.0] * node.players
+        return game.end_rewards(node.win)
+
+
+__all__ = ["CoreState"]
