@@ -20,8 +20,10 @@ codes, or the mask's ids), so that the policy costs about the same in every runn
   ``mask_to_ids_us`` (microseconds a call): the part of the wrapper runners' policy that the
   engine and core runners need not pay;
 - ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(id)`` + the current player's
-  observation tensor; the chance nodes between decisions (deal, draws) are sampled and applied
-  as part of the step.
+  observation tensor; the chance nodes between decisions (deal, draws) are sampled
+  (``play_chance``: ``random.choices`` over ``chance_outcomes()``) and applied as part of the
+  step. On the core (``rl/openspiel_core.py``) each chance node runs the pending action again
+  in C with the draws chosen so far.
 
 Each runner first plays a short warm-up game set (untimed); then the runs alternate between the
 runners (the order reversed every other round) and run ``i`` of every runner plays seed ``i``.
@@ -32,7 +34,7 @@ collection of those objects lands in whichever runner happens to be going (``--n
 measures that way). Prints the median of the runs per runner and ``env_steps_per_second N`` (PettingZoo) last; the
 target is at least half of the engine's actions per second (``ratio_pettingzoo``). With the
 core, ``ratio_NAME_core`` is each wrapper's rate over the core's (target: 0.5 or more); the
-wrappers step the core then (OpenSpiel excepted: its chance nodes follow the engine's draws).
+wrappers step the core then (OpenSpiel too: its states' ``engine`` parameter is ``auto``).
 ``--engine python`` (or ``TTR_NORDIC_PURE_PYTHON=1``) measures the wrappers on the Python engine.
 """
 
@@ -215,7 +217,8 @@ def gymnasium_steps(steps: int, seed: int) -> float:
 
 
 def openspiel_steps(steps: int, seed: int) -> float:
-    game = pyspiel.load_game("ttr_nordic")
+    engine = {None: "auto", True: "core", False: "python"}[COMPILED]
+    game = pyspiel.load_game("ttr_nordic", {"engine": engine})
     rng = random.Random(seed)
     state = game.new_initial_state()
     done = 0
@@ -282,7 +285,7 @@ def main(argv: list[str] | None = None) -> None:
     on_core = fast.AVAILABLE and COMPILED is not False
     clock = "CPU time" if args.cpu_time else "wall clock"
     stepped = "the compiled core" if on_core else "the Python engine"
-    print(f"wrappers step {stepped} (OpenSpiel: the Python engine); {clock}")
+    print(f"wrappers step {stepped}; {clock}")
     if "engine" not in args.only or "pettingzoo" not in args.only:
         parser.error("--only needs engine and pettingzoo (the ratio and the last line use them)")
     # Warm-up: imports, the engine's per-hand claim caches and the wrappers' id tables are

@@ -274,6 +274,11 @@ static PyObject *cached_float(float value) {
 
 #define MAX_OBSERVATION 4096
 
+/* Each seat's last vector as floats and as a list of float objects: a call changes the cells
+ * whose value changed and returns a copy of the list (as ObservationEncoder.values does). */
+static PyObject *seat_cells[MAX_PLAYERS];
+static float seat_values[MAX_PLAYERS][MAX_OBSERVATION];
+
 /* observation_values(space, seat): encode_view(state.view(seat)) as a list of Python floats
  * (ObservationEncoder.values': the float32 values as Python floats). */
 static PyObject *CoreGame_observation_values(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -296,15 +301,32 @@ static PyObject *CoreGame_observation_values(CoreGame *self, PyObject *const *ar
     }
     float values[MAX_OBSERVATION];
     encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, values);
-    PyObject *out = PyList_New(size);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < size; i++) {
-        PyObject *v = cached_float(values[i]);
-        if (v == NULL) {
-            Py_DECREF(out);
-            return NULL;
+    PyObject *cells = seat_cells[seat];
+    float *last = seat_values[seat];
+    if (cells == NULL || PyList_GET_SIZE(cells) != size) {
+        PyObject *fresh = PyList_New(size);
+        if (fresh == NULL) return NULL;
+        for (int i = 0; i < size; i++) {
+            PyObject *v = cached_float(values[i]);
+            if (v == NULL) {
+                Py_DECREF(fresh);
+                return NULL;
+            }
+            PyList_SET_ITEM(fresh, i, v);
         }
-        PyList_SET_ITEM(out, i, v);
+        Py_XSETREF(seat_cells[seat], fresh);
+        memcpy(last, values, (size_t)size * sizeof(float));
+        cells = fresh;
+    } else {
+        for (int i = 0; i < size; i++) {
+            if (last[i] == values[i]) continue; /* float32 values: no NaN, and -0 never written */
+            PyObject *v = cached_float(values[i]);
+            if (v == NULL) return NULL;
+            PyObject *old = PyList_GET_ITEM(cells, i);
+            PyList_SET_ITEM(cells, i, v);
+            Py_DECREF(old);
+            last[i] = values[i];
+        }
     }
-    return out;
+    return PyList_GetSlice(cells, 0, size);
 }
