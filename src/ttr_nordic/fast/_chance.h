@@ -11,6 +11,7 @@
 
 static PyObject *key_card_pile, *key_ticket_pile;
 #define MAX_KIND_COUNT 14 /* the most cards of one kind (locomotives) */
+static PyObject *ticket_outcomes_cache[MAX_TICKETS][MAX_TICKETS + 1]; /* (ticket, 1 / total) */
 static PyObject *card_outcomes_cache[DECK_SIZE + 1][NK][MAX_KIND_COUNT + 1]; /* (kind, count / total) */
 
 /* chosen (a list of ints) into out; ValueError past MAX_CHOSEN items. */
@@ -73,9 +74,10 @@ static PyObject *plan_outcomes(const DrawPlan *plan) {
     sort_small(sorted, total);
     outcomes = PyList_New(total);
     if (outcomes == NULL) return NULL;
-    double p = 1.0 / (double)total;
     for (int i = 0; i < total; i++) {
-        PyObject *item = Py_BuildValue("(id)", (int)sorted[i], p);
+        PyObject **slot = &ticket_outcomes_cache[sorted[i]][total];
+        if (*slot == NULL) *slot = Py_BuildValue("(id)", (int)sorted[i], 1.0 / (double)total);
+        PyObject *item = Py_XNewRef(*slot);
         if (item == NULL) {
             Py_DECREF(outcomes);
             return NULL;
@@ -96,6 +98,15 @@ static int plan_checked(const DrawPlan *plan) {
         return -1;
     }
     return 0;
+}
+
+#define ID_OBJECTS 8192
+static PyObject *id_objects[ID_OBJECTS]; /* the action ids' int objects, made once (most ids are above 256) */
+
+static PyObject *id_object(int id) {
+    if (id < 0 || id >= ID_OBJECTS) return PyLong_FromLong(id);
+    if (id_objects[id] == NULL && (id_objects[id] = PyLong_FromLong(id)) == NULL) return NULL;
+    return Py_NewRef(id_objects[id]);
 }
 
 /* The legal ids of the game's decision, ascending (what OpenSpiel's legal_actions lists). */
@@ -129,7 +140,7 @@ static PyObject *sorted_ids_list(CoreGame *g, CoreSpace *sp) {
         ids = tmp;
     }
     for (int i = 0; i < n; i++) {
-        PyObject *v = PyLong_FromLong(ids[i]);
+        PyObject *v = id_object(ids[i]);
         if (v == NULL) {
             free(tmp);
             Py_DECREF(out);
@@ -181,13 +192,11 @@ static PyObject *CoreGame_apply_drawn(CoreGame *self, PyObject *const *args, Py_
         PyErr_Format(PyExc_ValueError, "action id %ld is not legal now", id);
         return NULL;
     }
-    State *copy = (State *)malloc(sizeof(State));
-    DrawPlan *plan = (DrawPlan *)malloc(sizeof(DrawPlan));
-    if (copy == NULL || plan == NULL) {
-        free(copy);
-        free(plan);
-        return PyErr_NoMemory();
-    }
+    /* The interpreter lock is held from here to the end: one call at a time uses these. */
+    static State copy_buffer;
+    static DrawPlan plan_buffer;
+    State *copy = &copy_buffer;
+    DrawPlan *plan = &plan_buffer;
     memcpy(copy, &self->s, sizeof(State));
     plan->chosen = chosen;
     plan->n_chosen = n_chosen;
@@ -204,8 +213,6 @@ static PyObject *CoreGame_apply_drawn(CoreGame *self, PyObject *const *args, Py_
             out = sorted_ids_list(self, sp);
         }
     }
-    free(copy);
-    free(plan);
     return out;
 }
 
