@@ -560,6 +560,7 @@ static PyMethodDef module_methods[] = {
     {"from_fields", from_fields, METH_VARARGS, "a game from an engine state's fields and generator"},
     {"play_route_focus", play_route_focus, METH_VARARGS, "play seeded Route Focus games; (actions, totals)"},
     {"dealt", dealt, METH_VARARGS, "the deal with chosen draws: a game, or the next draw's (pile, outcomes)"},
+    {"chance_setup", chance_setup, METH_VARARGS, "the board, space and OpenSpiel player ids of ChanceNode"},
     {NULL},
 };
 
@@ -569,7 +570,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compile
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreBoardType) < 0 || PyType_Ready(&CoreGameType) < 0 || PyType_Ready(&CoreBatchType) < 0 ||
         PyType_Ready(&CoreSpaceType) < 0 ||
-        PyType_Ready(&CoreAgentType) < 0)
+        PyType_Ready(&CoreAgentType) < 0 || PyType_Ready(&ChanceNodeType) < 0)
         return NULL;
     scaled_tables_init();
     if ((key_observation = PyUnicode_InternFromString("observation")) == NULL ||
@@ -579,7 +580,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL)
         return NULL;
     if ((key_card_pile = PyUnicode_InternFromString("card")) == NULL ||
-        (key_ticket_pile = PyUnicode_InternFromString("ticket")) == NULL)
+        (key_ticket_pile = PyUnicode_InternFromString("ticket")) == NULL ||
+        (key_first_pile = PyUnicode_InternFromString("first")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
@@ -587,7 +589,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObjectRef(m, "CoreGame", (PyObject *)&CoreGameType) < 0 ||
         PyModule_AddObjectRef(m, "CoreBatch", (PyObject *)&CoreBatchType) < 0 ||
         PyModule_AddObjectRef(m, "CoreSpace", (PyObject *)&CoreSpaceType) < 0 ||
-        PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0) {
+        PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0 ||
+        PyModule_AddObjectRef(m, "ChanceNode", (PyObject *)&ChanceNodeType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -111,3 +111,28 @@ def from_fields(board: CoreBoard, fields: dict[str, object], mt: tuple[int, ...]
 def dealt(
     board: CoreBoard, players: int, first_player: int, chosen: list[int], /
 ) -> CoreGame | tuple[str, list[tuple[int, float]]]: ...
+def chance_setup(board: CoreBoard, space: CoreSpace, chance_id: int, terminal_id: int, /) -> None: ...
+
+class ChanceNode:
+    game: CoreGame | None
+    chosen: list[int]
+    behind: list[int]
+    player: int
+    players: int
+    first: int
+    pending: int
+    chance: tuple[str, list[tuple[int, float]]] | None
+    ids: list[int]
+    def __init__(self, players: int, *args: Any) -> None: ...
+    def apply(self, action: int, /) -> None: ...
+    def copy(self) -> Any: ...
+    def restore(
+        self,
+        game: CoreGame | None,
+        first: int,
+        pending: int,
+        chosen: list[int],
+        chance: tuple[str, list[tuple[int, float]]] | None,
+        player: int,
+        /,
+    ) -> None: ...

@@ -34,105 +34,49 @@ from ttr_nordic.engine.actions import Action
 from .actions import action_space
 from .core_game import core_space
 from .observation import SIZE
-from .openspiel import FIRST_PLAYER, TTRNordicState, _Position, position_from_data
-
-if TYPE_CHECKING:
-    from ttr_nordic.fast._core import CoreGame
-
-    from .openspiel import TTRNordicGame
+from .openspiel import TTRNordicState, _Position, position_from_data
 
 _SPACE = action_space()
-# The core's parts, looked up once (this module is imported only where the core is used).
-_CORE_SPACE: Any = core_space() if fast.AVAILABLE else None
-_DEALT: Any = fast.core_module().dealt if fast.AVAILABLE else None
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_SPACE_CORE: Any = core_space() if fast.AVAILABLE else None
+
+if TYPE_CHECKING:
+    from ttr_nordic.fast._core import ChanceNode as _NodeBase
+
+    from .openspiel import TTRNordicGame
+elif fast.AVAILABLE:
+    _NodeBase = fast.core_module().ChanceNode
+    fast.core_module().chance_setup(fast.core_board(), _SPACE_CORE, _CHANCE, _TERMINAL)
+else:  # imported where the core is not built: CoreState is not used there
+    _NodeBase = object
 
 
-class _CoreNode:
+class _CoreNode(_NodeBase):
     """The position on the core, and the Python position it was last in step with.
 
-    ``game`` is the core's game (None before the deal completes; at a draw's chance node, the
-    game before the pending action), ``pending`` the pending action's id, ``chosen`` the draws
-    chosen for the deal or that action, ``chance`` the chance node's (pile, outcomes), ``ids``
-    the legal ids ascending. ``base`` is the Python position after all but the ``behind``
-    actions (None: the initial position), ``owned`` whether no clone shares it."""
+    The core's part (``ChanceNode``, ``src/ttr_nordic/fast/_chance.h``): ``game`` (None before
+    the deal is done; at a draw's chance node, the game before the pending action), ``first``,
+    ``pending`` (the pending action's id), ``chosen`` (the draws chosen for the deal or that
+    action), ``chance`` (the chance node's pile and outcomes), ``player``, ``ids`` (the legal ids
+    ascending) and ``behind`` (the actions applied since ``base``); ``apply`` applies one.
+    ``base`` is the Python position after all but the ``behind`` actions (None: the initial
+    position), ``owned`` whether no clone shares it."""
 
-    __slots__ = (
-        "base",
-        "behind",
-        "chance",
-        "chosen",
-        "first",
-        "game",
-        "ids",
-        "owned",
-        "pending",
-        "player",
-        "players",
-        "reward",
-        "win",
-    )
+    __slots__ = ("base", "owned", "reward", "win")
 
     def __init__(self, players: int, reward: str) -> None:
-        self.players = players
         self.reward = reward
         self.win = reward == "win"
-        self.game: CoreGame | None = None
-        self.first = -1
-        self.pending = -1
-        self.chosen: list[int] = []
-        self.chance: tuple[str, list[tuple[int, float]]] | None = (
-            FIRST_PLAYER,
-            [(seat, 1.0 / players) for seat in range(players)],
-        )
-        self.player = _CHANCE
-        self.ids: list[int] = []
         self.base: _Position | None = None
         self.owned = True
-        self.behind: list[int] = []
 
-    def apply(self, action: int) -> None:
-        """Apply an OpenSpiel action (the Python position's errors, and no change, for a bad one)."""
+    def error(self, action: int) -> ValueError:
+        """The Python position's error for an action ``apply`` refused."""
         chance = self.chance
-        game = self.game
         if chance is None:
-            assert game is not None
-            try:
-                result: Any = game.apply_drawn(_CORE_SPACE, action, [])
-            except (ValueError, TypeError):
-                raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now") from None
-            self.pending = action
-        else:
-            kind = chance[0]
-            if kind == FIRST_PLAYER:
-                if all(action != seat for seat, _ in chance[1]):
-                    raise ValueError(f"{action} is not a possible outcome of this {kind} chance node")
-                self.first = action
-                result = _DEALT(fast.core_board(), self.players, action, [])
-            else:
-                chosen = self.chosen
-                chosen.append(action)
-                try:
-                    if game is None:
-                        result = _DEALT(fast.core_board(), self.players, self.first, chosen)
-                    else:
-                        result = game.apply_drawn(_CORE_SPACE, self.pending, chosen)
-                except (ValueError, TypeError, OverflowError):
-                    chosen.pop()
-                    raise ValueError(f"{action} is not a possible outcome of this {kind} chance node") from None
-        self.behind.append(action)
-        if type(result) is tuple:  # a draw to choose
-            self.chance = result
-            self.player = _CHANCE
-            return
-        self.chance = None
-        self.chosen = []
-        if game is None:  # the deal is done
-            self.game = game = result
-            result = game.sorted_ids(_CORE_SPACE)
-        self.ids = result
-        self.player = game.current if result else _TERMINAL
+            return ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now")
+        return ValueError(f"{action} is not a possible outcome of this {chance[0]} chance node")
 
     def synced(self) -> _Position:
         """The Python position, brought up to date (the actions behind replayed through it)."""
@@ -155,27 +99,16 @@ class _CoreNode:
         state moved into the core, the pending action's id found among the legal ones."""
         node = cls(position.players, position.reward)
         node.base = position
-        node.first = position.first
-        node.chosen = list(position.chosen)
-        node.chance = position.chance
-        node.player = position.player
         engine = position.engine
-        if engine is not None:
-            game = node.game = fast.FastGame.from_state(engine).core
-            if position.pending is not None:
-                node.pending = _pending_id(engine, position.pending)
-            if node.player >= 0:
-                node.ids = game.sorted_ids(_CORE_SPACE)
+        game = None if engine is None else fast.FastGame.from_state(engine).core
+        pending = -1 if engine is None or position.pending is None else _pending_id(engine, position.pending)
+        node.restore(game, position.first, pending, list(position.chosen), position.chance, position.player)
         return node
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _CoreNode:
-        other = _CoreNode.__new__(_CoreNode)
-        other.players, other.reward, other.win = self.players, self.reward, self.win
-        game = self.game
-        other.game = None if game is None else game.clone()
-        other.first, other.pending, other.chosen = self.first, self.pending, list(self.chosen)
-        other.chance, other.player, other.ids = self.chance, self.player, self.ids  # never changed in place
-        other.base, other.behind = self.base, list(self.behind)
+        other: _CoreNode = self.copy()
+        other.reward, other.win = self.reward, self.win
+        other.base = self.base
         other.owned = self.owned = self.base is None
         return other
 
@@ -258,11 +191,14 @@ class CoreState(TTRNordicState):
         game = node.game
         if game is None:
             return [0.0] * SIZE
-        return game.observation_values(_CORE_SPACE, target)
+        return game.observation_values(_SPACE_CORE, target)
 
     def _apply_action(self, action: int) -> None:
         node: _CoreNode = self.__dict__["position"]
-        node.apply(action)
+        try:
+            node.apply(action)
+        except (ValueError, TypeError):
+            raise node.error(action) from None
 
     def returns(self) -> list[float]:
         node: _CoreNode = self.__dict__["position"]
