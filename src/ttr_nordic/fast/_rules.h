@@ -207,13 +207,13 @@ static void setup(State *s, const BoardT *board, int players, int first_player) 
     int first = first_player < 0 ? (int)mt_below(&s->rng, (uint32_t)players) : first_player;
     for (int k = 0; k < NK; k++)
         for (int i = 0; i < FULL_DECK[k]; i++) s->deck[s->deck_n++] = (uint8_t)k;
-    mt_shuffle(&s->rng, s->deck, s->deck_n);
+    if (draw_plan == NULL) mt_shuffle(&s->rng, s->deck, s->deck_n); /* a plan chooses every draw */
     for (int p = 0; p < players; p++)
         for (int i = 0; i < 4; i++) s->hands[p][draw_card(s)]++;
     for (int i = 0; i < SLOTS; i++) s->display[i] = draw_card(s);
     s->tdeck_n = board->n_tickets;
     for (int t = 0; t < board->n_tickets; t++) s->tdeck[t] = (uint8_t)t;
-    mt_shuffle(&s->rng, s->tdeck, s->tdeck_n);
+    if (draw_plan == NULL) mt_shuffle(&s->rng, s->tdeck, s->tdeck_n);
     for (int p = 0; p < players; p++) {
         for (int i = 0; i < 5; i++) s->offers[p][i] = (uint8_t)draw_ticket(s);
         s->n_offer[p] = 5;
