@@ -39,8 +39,10 @@ Importing this module registers the game: ``pyspiel.load_game("ttr_nordic", {"pl
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections import Counter
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 import pyspiel
@@ -476,9 +478,12 @@ def _public_line(entry: LogEntry) -> str:
 
 def play_chance(state: TTRNordicState, rng: random.Random) -> None:
     """Apply chance outcomes, sampled with their probabilities, until a player is to act (or the end)."""
+    uniform = rng.random
     while state.is_chance_node():
-        outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-        state.apply_action(rng.choices(outcomes, weights)[0])
+        outcomes = state.chance_outcomes()
+        # rng.choices(ids, weights)[0] without its lists and checks: the same draw from rng.
+        cumulative = list(accumulate([p for _, p in outcomes]))
+        state.apply_action(outcomes[bisect(cumulative, uniform() * (cumulative[-1] + 0.0), 0, len(outcomes) - 1)][0])
 
 
 def resample(state: TTRNordicState, player: int, seed: int | None = None) -> TTRNordicState:
