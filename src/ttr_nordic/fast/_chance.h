@@ -442,6 +442,10 @@ static PyObject *ChanceNode_restore(ChanceNode *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "game must be a CoreGame or None");
         return NULL;
     }
+    if (game != Py_None && ((CoreGame *)game)->board != node_board) {
+        PyErr_SetString(PyExc_ValueError, "the game is on another board than chance_setup's");
+        return NULL;
+    }
     long items[MAX_CHOSEN];
     int n;
     if (chosen_items(chosen, items, &n)) return NULL;
