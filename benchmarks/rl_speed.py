@@ -24,6 +24,8 @@ codes, or the mask's ids), so that the policy costs about the same in every runn
   (``play_chance``: ``random.choices`` over ``chance_outcomes()``) and applied as part of the
   step. On the core (``rl/openspiel_core.py``) each chance node runs the pending action again
   in C with the draws chosen so far;
+- ``openspiel_engine``: the OpenSpiel runner on the Python engine (``engine="python"``) whatever
+  ``--engine`` says;
 - ``openspiel_floor``: the same loop on a Python OpenSpiel game that does nothing, shaped as a
   random 2-player ``ttr_nordic`` game (a chance node of 12 outcomes before each decision, 12
   legal ids, 510 observation values): the cost of OpenSpiel's calls into Python (its
@@ -221,8 +223,8 @@ def gymnasium_steps(steps: int, seed: int) -> float:
     return done / (CLOCK() - started)
 
 
-def openspiel_steps(steps: int, seed: int) -> float:
-    engine = {None: "auto", True: "core", False: "python"}[COMPILED]
+def openspiel_steps(steps: int, seed: int, engine: str | None = None) -> float:
+    engine = engine or {None: "auto", True: "core", False: "python"}[COMPILED]
     game = pyspiel.load_game("ttr_nordic", {"engine": engine})
     rng = random.Random(seed)
     state = game.new_initial_state()
@@ -360,9 +362,19 @@ RUNNERS: dict[str, Callable[[int, int], float]] = {
     "gymnasium": gymnasium_steps,
     "openspiel": openspiel_steps,
     "openspiel_floor": openspiel_floor_steps,
+    "openspiel_engine": lambda steps, seed: openspiel_steps(steps, seed, "python"),
     "mask_scan": mask_scan_steps,
 }
-WRAPPERS = ("pettingzoo", "pettingzoo_ids", "parallel", "parallel_ids", "gymnasium", "openspiel", "openspiel_floor")
+WRAPPERS = (
+    "pettingzoo",
+    "pettingzoo_ids",
+    "parallel",
+    "parallel_ids",
+    "gymnasium",
+    "openspiel",
+    "openspiel_engine",
+    "openspiel_floor",
+)
 
 
 def main(argv: list[str] | None = None) -> None:
