@@ -20,8 +20,8 @@
  *
  * One translation unit in parts: _random.h (random.Random), _rules.h (state, legal actions,
  * transitions), _scoring.h, _policy.h (Route Focus), this file's Python types, _batch.h (the
- * batched environment), _env.h (one game's RL ids, observations and masks) and _state_io.h
- * (engine states in and out, play-outs).
+ * batched environment), _env.h (one game's RL ids, observations and masks), _state_io.h
+ * (engine states in and out, play-outs) and _chance.h (chosen draws: OpenSpiel's chance nodes).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -10,6 +10,9 @@ Importing this module registers the game: ``pyspiel.load_game("ttr_nordic", {"pl
   number in the draw pile (the discard pile once it is reshuffled), tickets (ids 0-45)
   uniformly. The engine applies the chosen items through its draw hook
   (:data:`ttr_nordic.engine.transitions.DrawHook`): the rules stay the engine's.
+- Where the compiled core is built (parameter ``engine``: ``auto``, ``core`` or ``python``)
+  the states are :class:`ttr_nordic.rl.openspiel_core.CoreState`: the same game node for node,
+  stepped by the core, this module's Python position following only when read.
 - Actions are the ids of :mod:`ttr_nordic.rl.actions` (``num_distinct_actions`` = its size).
 - Observations honour ``IIGObservationType`` (:mod:`ttr_nordic.rl.openspiel_observer`): the
   default observation tensor is :func:`ttr_nordic.rl.observation.encode_view` of the player's
