@@ -129,36 +129,37 @@ class CoreState(TTRNordicState):
     ``position`` (the Python position, what the observers, strings and ``resample`` read) is
     brought up to date when read; assigning a Python position to it moves that into the core."""
 
+    # The node is in the state's __dict__ (what OpenSpiel copies and serializes), and in a slot
+    # that mirrors it for the hot path (a slot is read about 30 ns sooner).
+    __slots__ = ("_node",)
+
     def __init__(self, game: TTRNordicGame) -> None:
         pyspiel.State.__init__(self, game)
-        self.__dict__["position"] = _CoreNode(game.players, game.reward)
+        self.__dict__["position"] = self._node = _CoreNode(game.players, game.reward)
 
     @property
     def position(self) -> _Position:
-        node: _CoreNode = self.__dict__["position"]
-        return node.synced()
+        return self._node.synced()
 
     @position.setter
     def position(self, value: _Position | _CoreNode) -> None:
         # OpenSpiel's clone assigns a deep copy of the node; its deserialization (and pickle)
         # the unpickled Python position.
-        self.__dict__["position"] = value if isinstance(value, _CoreNode) else _CoreNode.from_position(value)
+        node = value if isinstance(value, _CoreNode) else _CoreNode.from_position(value)
+        self.__dict__["position"] = self._node = node
 
     def current_player(self) -> int:
-        node: _CoreNode = self.__dict__["position"]
-        return node.player
+        return self._node.player
 
     def is_chance_node(self) -> bool:
-        node: _CoreNode = self.__dict__["position"]
-        return node.player == _CHANCE
+        return self._node.player == _CHANCE
 
     def is_terminal(self) -> bool:
-        node: _CoreNode = self.__dict__["position"]
-        return node.player == _TERMINAL
+        return self._node.player == _TERMINAL
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids of ``player`` (default: the player to act), ascending."""
-        node: _CoreNode = self.__dict__["position"]
+        node = self._node
         if node.player >= 0 and (player is None or player == node.player):
             return node.ids[:]
         if player is None:
@@ -166,23 +167,23 @@ class CoreState(TTRNordicState):
         return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
 
     def _legal_actions(self, player: int) -> list[int]:
-        node: _CoreNode = self.__dict__["position"]
+        node = self._node
         assert player == node.player
         return node.ids[:]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        chance = self.__dict__["position"].chance
+        chance = self._node.chance
         assert chance is not None, "not a chance node"
         return list(chance[1])
 
     def chance_kind(self) -> str:
-        chance = self.__dict__["position"].chance
+        chance = self._node.chance
         assert chance is not None, "not a chance node"
         return str(chance[0])
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation vector (default: the player to act) as a list."""
-        node: _CoreNode = self.__dict__["position"]
+        node = self._node
         target = node.player if player is None else player
         if not 0 <= target < node.players:
             if player is None:
@@ -194,14 +195,14 @@ class CoreState(TTRNordicState):
         return game.observation_values(_SPACE_CORE, target)
 
     def _apply_action(self, action: int) -> None:
-        node: _CoreNode = self.__dict__["position"]
+        node = self._node
         try:
             node.apply(action)
         except (ValueError, TypeError):
             raise node.error(action) from None
 
     def returns(self) -> list[float]:
-        node: _CoreNode = self.__dict__["position"]
+        node = self._node
         game = node.game
         if node.player != _TERMINAL or game is None:
             return [0.0] * node.players
