@@ -19,7 +19,7 @@ from ttr_nordic.rl.openspiel_core import CoreState
 pytestmark = pytest.mark.skipif(not fast.AVAILABLE, reason="the compiled core is not built")
 
 GAMES = {2: 120, 3: 80}
-"""Random games compared node by node: 200 in all (about 20 s of CPU time here)."""
+"""Random games compared node by node: 200 in all (about 25 s of CPU time here)."""
 STYLES = ("uniform", "tickets", "cards", "uniform", "tickets")
 
 
