@@ -20,8 +20,17 @@ codes, or the mask's ids), so that the policy costs about the same in every runn
   ``mask_to_ids_us`` (microseconds a call): the part of the wrapper runners' policy that the
   engine and core runners need not pay;
 - ``openspiel``: ``state.legal_actions()`` + ``state.apply_action(id)`` + the current player's
-  observation tensor; the chance nodes between decisions (deal, draws) are sampled and applied
-  as part of the step.
+  observation tensor; the chance nodes between decisions (deal, draws) are sampled
+  (``play_chance``: ``random.choices`` over ``chance_outcomes()``) and applied as part of the
+  step. On the core (``rl/openspiel_core.py``) each chance node runs the pending action again
+  in C with the draws chosen so far;
+- ``openspiel_engine``: the OpenSpiel runner on the Python engine (``engine="python"``) whatever
+  ``--engine`` says;
+- ``openspiel_floor``: the same loop on a Python OpenSpiel game that does nothing, shaped as a
+  random 2-player ``ttr_nordic`` game (a chance node of 12 outcomes before each decision, 12
+  legal ids, 510 observation values): the cost of OpenSpiel's calls into Python (its
+  ``apply_action`` calls the state's ``current_player`` and ``_apply_action`` from C++),
+  ``play_chance`` and the lists by themselves, which no Python game can go below.
 
 Each runner first plays a short warm-up game set (untimed); then the runs alternate between the
 runners (the order reversed every other round) and run ``i`` of every runner plays seed ``i``.
@@ -32,7 +41,7 @@ collection of those objects lands in whichever runner happens to be going (``--n
 measures that way). Prints the median of the runs per runner and ``env_steps_per_second N`` (PettingZoo) last; the
 target is at least half of the engine's actions per second (``ratio_pettingzoo``). With the
 core, ``ratio_NAME_core`` is each wrapper's rate over the core's (target: 0.5 or more); the
-wrappers step the core then (OpenSpiel excepted: its chance nodes follow the engine's draws).
+wrappers step the core then (OpenSpiel too: its states' ``engine`` parameter is ``auto``).
 ``--engine python`` (or ``TTR_NORDIC_PURE_PYTHON=1``) measures the wrappers on the Python engine.
 """
 
@@ -214,8 +223,9 @@ def gymnasium_steps(steps: int, seed: int) -> float:
     return done / (CLOCK() - started)
 
 
-def openspiel_steps(steps: int, seed: int) -> float:
-    game = pyspiel.load_game("ttr_nordic")
+def openspiel_steps(steps: int, seed: int, engine: str | None = None) -> float:
+    engine = engine or {None: "auto", True: "core", False: "python"}[COMPILED]
+    game = pyspiel.load_game("ttr_nordic", {"engine": engine})
     rng = random.Random(seed)
     state = game.new_initial_state()
     done = 0
@@ -224,6 +234,114 @@ def openspiel_steps(steps: int, seed: int) -> float:
         if state.is_terminal():
             state = game.new_initial_state()
         # Chance nodes (the deal, every draw) are sampled with their probabilities; not counted.
+        play_chance(state, rng)
+        if state.is_terminal():
+            continue
+        state.observation_tensor(state.current_player())
+        state.apply_action(rng.choice(state.legal_actions()))
+        done += 1
+    return steps / (CLOCK() - started)
+
+
+_FLOOR_TYPE = pyspiel.GameType(
+    short_name="ttr_nordic_floor",
+    long_name="A Python OpenSpiel game that does nothing (rl_speed.py's floor)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=True,
+    parameter_specification={},
+)
+# The shape of a random 2-player ttr_nordic game: 180 decisions, a chance node of 12 outcomes
+# before each, 12 legal ids, an observation of 510 values (mostly zero).
+_FLOOR_OBSERVATION = [0.0] * 480 + [0.5] * 30
+_FLOOR_LEGAL = list(range(0, 6394, 533))
+_FLOOR_OUTCOMES = [(k, 1 / 12) for k in range(12)]
+
+
+class _FloorGame(pyspiel.Game):  # type: ignore[misc]
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        info = pyspiel.GameInfo(
+            num_distinct_actions=6394,
+            max_chance_outcomes=46,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=1000,
+        )
+        super().__init__(_FLOOR_TYPE, info, params or {})
+
+    def new_initial_state(self) -> _FloorState:
+        return _FloorState(self)
+
+
+class _FloorState(pyspiel.State):  # type: ignore[misc]
+    """Every method as ttr_nordic's CoreState answers it from Python, with nothing behind it."""
+
+    def __init__(self, game: _FloorGame) -> None:
+        super().__init__(game)
+        self.player, self.decisions = -1, 0
+
+    def current_player(self) -> int:
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.player == -1
+
+    def is_terminal(self) -> bool:
+        return self.player == -4
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return _FLOOR_LEGAL[:]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return _FLOOR_LEGAL[:]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(_FLOOR_OUTCOMES)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return _FLOOR_OBSERVATION[:]
+
+    def _apply_action(self, action: int) -> None:
+        if self.player == -1:
+            self.player = self.decisions % 2
+        else:
+            self.decisions += 1
+            self.player = -4 if self.decisions == 180 else -1
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+    def __str__(self) -> str:
+        return f"decision {self.decisions}"
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(action)
+
+
+pyspiel.register_game(_FLOOR_TYPE, _FloorGame)
+
+
+def openspiel_floor_steps(steps: int, seed: int) -> float:
+    """The OpenSpiel runner's loop on a Python game that does nothing: what OpenSpiel's calls
+    into a Python game, ``play_chance`` and the lists cost by themselves."""
+    game = pyspiel.load_game("ttr_nordic_floor")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    done = 0
+    started = CLOCK()
+    while done < steps:
+        if state.is_terminal():
+            state = game.new_initial_state()
         play_chance(state, rng)
         if state.is_terminal():
             continue
@@ -243,9 +361,20 @@ RUNNERS: dict[str, Callable[[int, int], float]] = {
     "parallel_ids": parallel_ids_steps,
     "gymnasium": gymnasium_steps,
     "openspiel": openspiel_steps,
+    "openspiel_floor": openspiel_floor_steps,
+    "openspiel_engine": lambda steps, seed: openspiel_steps(steps, seed, "python"),
     "mask_scan": mask_scan_steps,
 }
-WRAPPERS = ("pettingzoo", "pettingzoo_ids", "parallel", "parallel_ids", "gymnasium", "openspiel")
+WRAPPERS = (
+    "pettingzoo",
+    "pettingzoo_ids",
+    "parallel",
+    "parallel_ids",
+    "gymnasium",
+    "openspiel",
+    "openspiel_engine",
+    "openspiel_floor",
+)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -282,7 +411,7 @@ def main(argv: list[str] | None = None) -> None:
     on_core = fast.AVAILABLE and COMPILED is not False
     clock = "CPU time" if args.cpu_time else "wall clock"
     stepped = "the compiled core" if on_core else "the Python engine"
-    print(f"wrappers step {stepped} (OpenSpiel: the Python engine); {clock}")
+    print(f"wrappers step {stepped}; {clock}")
     if "engine" not in args.only or "pettingzoo" not in args.only:
         parser.error("--only needs engine and pettingzoo (the ratio and the last line use them)")
     # Warm-up: imports, the engine's per-hand claim caches and the wrappers' id tables are

@@ -46,7 +46,7 @@ def test_rl_speed_benchmark_prints_env_steps_last() -> None:
     assert any(line.startswith("mask_to_ids_us ") for line in lines)
     if fast.AVAILABLE:  # the wrappers step the core, and each is compared with it
         assert lines[0].startswith("wrappers step the compiled core")
-        for name in ("pettingzoo", "parallel", "gymnasium", "openspiel"):
+        for name in ("pettingzoo", "parallel", "gymnasium", "openspiel", "openspiel_engine", "openspiel_floor"):
             assert any(line.startswith(f"ratio_{name}_core ") for line in lines), name
 
 

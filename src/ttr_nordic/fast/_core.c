@@ -20,8 +20,8 @@
  *
  * One translation unit in parts: _random.h (random.Random), _rules.h (state, legal actions,
  * transitions), _scoring.h, _policy.h (Route Focus), this file's Python types, _batch.h (the
- * batched environment), _env.h (one game's RL ids, observations and masks) and _state_io.h
- * (engine states in and out, play-outs).
+ * batched environment), _env.h (one game's RL ids, observations and masks), _state_io.h
+ * (engine states in and out, play-outs) and _chance.h (chosen draws: OpenSpiel's chance nodes).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -337,6 +337,9 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
 static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_apply_drawn(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_sorted_ids(CoreGame *self, PyObject *arg);
+static PyObject *CoreGame_observation_values(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -362,6 +365,11 @@ static PyMethodDef CoreGame_methods[] = {
      "every seat's observation(space, seat), by agent name (a dict)"},
     {"parallel_step", (PyCFunction)(void (*)(void))CoreGame_parallel_step, METH_FASTCALL,
      "the parallel environment's step: (observations, rewards, terminations, truncations, infos)"},
+    {"apply_drawn", (PyCFunction)(void (*)(void))CoreGame_apply_drawn, METH_FASTCALL,
+     "apply a legal id with chosen draws: the next legal ids (ascending), or the next draw's (pile, outcomes)"},
+    {"sorted_ids", (PyCFunction)CoreGame_sorted_ids, METH_O, "the legal RL action ids, ascending"},
+    {"observation_values", (PyCFunction)(void (*)(void))CoreGame_observation_values, METH_FASTCALL,
+     "a seat's observation vector as a list of floats"},
     {NULL},
 };
 
@@ -426,6 +434,7 @@ static PyObject *play_random(PyObject *mod, PyObject *args) {
 #include "_batch.h"
 #include "_env.h"
 #include "_state_io.h"
+#include "_chance.h"
 
 /* ------------------------------------------------------------------------ Route Focus agents */
 
@@ -550,6 +559,8 @@ static PyMethodDef module_methods[] = {
     {"play_random", play_random, METH_VARARGS, "play seeded random games; (actions, totals)"},
     {"from_fields", from_fields, METH_VARARGS, "a game from an engine state's fields and generator"},
     {"play_route_focus", play_route_focus, METH_VARARGS, "play seeded Route Focus games; (actions, totals)"},
+    {"dealt", dealt, METH_VARARGS, "the deal with chosen draws: a game, or the next draw's (pile, outcomes)"},
+    {"chance_setup", chance_setup, METH_VARARGS, "the board, space and OpenSpiel player ids of ChanceNode"},
     {NULL},
 };
 
@@ -559,7 +570,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compile
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreBoardType) < 0 || PyType_Ready(&CoreGameType) < 0 || PyType_Ready(&CoreBatchType) < 0 ||
         PyType_Ready(&CoreSpaceType) < 0 ||
-        PyType_Ready(&CoreAgentType) < 0)
+        PyType_Ready(&CoreAgentType) < 0 || PyType_Ready(&ChanceNodeType) < 0)
         return NULL;
     scaled_tables_init();
     if ((key_observation = PyUnicode_InternFromString("observation")) == NULL ||
@@ -568,13 +579,18 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
         (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL)
         return NULL;
+    if ((key_card_pile = PyUnicode_InternFromString("card")) == NULL ||
+        (key_ticket_pile = PyUnicode_InternFromString("ticket")) == NULL ||
+        (key_first_pile = PyUnicode_InternFromString("first")) == NULL)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "CoreBoard", (PyObject *)&CoreBoardType) < 0 ||
         PyModule_AddObjectRef(m, "CoreGame", (PyObject *)&CoreGameType) < 0 ||
         PyModule_AddObjectRef(m, "CoreBatch", (PyObject *)&CoreBatchType) < 0 ||
         PyModule_AddObjectRef(m, "CoreSpace", (PyObject *)&CoreSpaceType) < 0 ||
-        PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0) {
+        PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0 ||
+        PyModule_AddObjectRef(m, "ChanceNode", (PyObject *)&ChanceNodeType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -46,6 +46,11 @@ class CoreGame:
     ) -> tuple[
         dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
     ]: ...
+    def apply_drawn(
+        self, space: CoreSpace, action_id: int, chosen: list[int], /
+    ) -> list[int] | tuple[str, list[tuple[int, float]]]: ...
+    def sorted_ids(self, space: CoreSpace, /) -> list[int]: ...
+    def observation_values(self, space: CoreSpace, seat: int, /) -> list[float]: ...
     def play_out(
         self, seed: int, horizon: int, policies: list[tuple[bool, bool]], max_actions: int = 3000, /
     ) -> None: ...
@@ -103,3 +108,31 @@ def play_route_focus(
     board: CoreBoard, players: int, first_seed: int, games: int, light: bool, /
 ) -> tuple[int, list[int]]: ...
 def from_fields(board: CoreBoard, fields: dict[str, object], mt: tuple[int, ...], /) -> CoreGame: ...
+def dealt(
+    board: CoreBoard, players: int, first_player: int, chosen: list[int], /
+) -> CoreGame | tuple[str, list[tuple[int, float]]]: ...
+def chance_setup(board: CoreBoard, space: CoreSpace, chance_id: int, terminal_id: int, /) -> None: ...
+
+class ChanceNode:
+    game: CoreGame | None
+    chosen: list[int]
+    behind: list[int]
+    player: int
+    players: int
+    first: int
+    pending: int
+    chance: tuple[str, list[tuple[int, float]]] | None
+    ids: list[int]
+    def __init__(self, players: int, *args: Any) -> None: ...
+    def apply(self, action: int, /) -> None: ...
+    def copy(self) -> Any: ...
+    def restore(
+        self,
+        game: CoreGame | None,
+        first: int,
+        pending: int,
+        chosen: list[int],
+        chance: tuple[str, list[tuple[int, float]]] | None,
+        player: int,
+        /,
+    ) -> None: ...

@@ -115,6 +115,55 @@ static inline void unpack_counts(uint64_t code, int *c) {
     for (int k = 0; k < NK; k++) c[k] = (int)((code >> (11 + 4 * k)) & 15U);
 }
 
+/* ----------------------------------------------------------------- chosen draws (_chance.h) */
+
+/* A draw plan: the items the next draws take, chosen by the caller (OpenSpiel's chance nodes),
+ * consumed in draw order. At the first draw with no chosen item left the plan stops and keeps
+ * that draw's pile; later draws then take the top of their pile as usual (the caller throws
+ * that state away). Set only for the length of one call, on a copy of a state (_chance.h). */
+typedef struct {
+    const long *chosen;
+    int n_chosen, used;
+    int stopped, bad; /* bad: a chosen item was not in its pile */
+    int pile;         /* the stopping draw's pile: 0 cards, 1 tickets */
+    int n_items;
+    uint8_t items[DECK_SIZE > MAX_TICKETS ? DECK_SIZE : MAX_TICKETS]; /* that pile's items then */
+} DrawPlan;
+
+static __thread DrawPlan *draw_plan = NULL;
+
+/* The next draw from pile (n items, n > 0) under the plan: the chosen item's first occurrence
+ * swapped to the top and taken, as the engine's draw hook does. */
+static int __attribute__((noinline)) planned_draw(DrawPlan *plan, uint8_t *pile, int *n, int which) {
+    if (!plan->stopped && !plan->bad) {
+        if (plan->used < plan->n_chosen) {
+            long want = plan->chosen[plan->used++];
+            int at = -1;
+            for (int i = 0; i < *n && at < 0; i++)
+                if (pile[i] == want) at = i;
+            if (at < 0) {
+                plan->bad = 1;
+            } else {
+                uint8_t top = pile[*n - 1];
+                pile[*n - 1] = pile[at];
+                pile[at] = top;
+            }
+        } else {
+            plan->stopped = 1;
+            plan->pile = which;
+            plan->n_items = *n;
+            memcpy(plan->items, pile, (size_t)*n);
+        }
+    }
+    return pile[--*n];
+}
+
+/* The top ticket of the ticket pile (the caller checks that it is not empty). */
+static inline int draw_ticket(State *s) {
+    if (__builtin_expect(draw_plan != NULL, 0)) return planned_draw(draw_plan, s->tdeck, &s->tdeck_n, 1);
+    return s->tdeck[--s->tdeck_n];
+}
+
 /* ------------------------------------------------------------------------------ setup */
 
 static int draw_card(State *s) {
@@ -128,6 +177,7 @@ static int draw_card(State *s) {
         if (!any) return EMPTY;
         mt_shuffle(&s->rng, s->deck, s->deck_n);
     }
+    if (__builtin_expect(draw_plan != NULL, 0)) return planned_draw(draw_plan, s->deck, &s->deck_n, 0);
     return s->deck[--s->deck_n];
 }
 
@@ -157,15 +207,15 @@ static void setup(State *s, const BoardT *board, int players, int first_player) 
     int first = first_player < 0 ? (int)mt_below(&s->rng, (uint32_t)players) : first_player;
     for (int k = 0; k < NK; k++)
         for (int i = 0; i < FULL_DECK[k]; i++) s->deck[s->deck_n++] = (uint8_t)k;
-    mt_shuffle(&s->rng, s->deck, s->deck_n);
+    if (draw_plan == NULL) mt_shuffle(&s->rng, s->deck, s->deck_n); /* a plan chooses every draw */
     for (int p = 0; p < players; p++)
-        for (int i = 0; i < 4; i++) s->hands[p][s->deck[--s->deck_n]]++;
-    for (int i = 0; i < SLOTS; i++) s->display[i] = s->deck[--s->deck_n];
+        for (int i = 0; i < 4; i++) s->hands[p][draw_card(s)]++;
+    for (int i = 0; i < SLOTS; i++) s->display[i] = draw_card(s);
     s->tdeck_n = board->n_tickets;
     for (int t = 0; t < board->n_tickets; t++) s->tdeck[t] = (uint8_t)t;
-    mt_shuffle(&s->rng, s->tdeck, s->tdeck_n);
+    if (draw_plan == NULL) mt_shuffle(&s->rng, s->tdeck, s->tdeck_n);
     for (int p = 0; p < players; p++) {
-        for (int i = 0; i < 5; i++) s->offers[p][i] = s->tdeck[--s->tdeck_n];
+        for (int i = 0; i < 5; i++) s->offers[p][i] = (uint8_t)draw_ticket(s);
         s->n_offer[p] = 5;
         sort_small(s->offers[p], 5);
     }
@@ -612,7 +662,7 @@ static void apply_action(State *s, const BoardT *board, uint64_t code) {
     }
     case ACT_TICKETS: {
         int count = s->tdeck_n < 3 ? s->tdeck_n : 3;
-        for (int i = 0; i < count; i++) s->offers[p][i] = s->tdeck[--s->tdeck_n];
+        for (int i = 0; i < count; i++) s->offers[p][i] = (uint8_t)draw_ticket(s);
         s->n_offer[p] = count;
         sort_small(s->offers[p], count);
         s->phase = PH_KEEP_TICKETS;

@@ -10,6 +10,9 @@ Importing this module registers the game: ``pyspiel.load_game("ttr_nordic", {"pl
   number in the draw pile (the discard pile once it is reshuffled), tickets (ids 0-45)
   uniformly. The engine applies the chosen items through its draw hook
   (:data:`ttr_nordic.engine.transitions.DrawHook`): the rules stay the engine's.
+- Where the compiled core is built (parameter ``engine``: ``auto``, ``core`` or ``python``)
+  the states are :class:`ttr_nordic.rl.openspiel_core.CoreState`: the same game node for node,
+  stepped by the core, this module's Python position following only when read.
 - Actions are the ids of :mod:`ttr_nordic.rl.actions` (``num_distinct_actions`` = its size).
 - Observations honour ``IIGObservationType`` (:mod:`ttr_nordic.rl.openspiel_observer`): the
   default observation tensor is :func:`ttr_nordic.rl.observation.encode_view` of the player's
@@ -39,8 +42,10 @@ Importing this module registers the game: ``pyspiel.load_game("ttr_nordic", {"pl
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections import Counter
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 import pyspiel
@@ -52,10 +57,13 @@ from ttr_nordic.engine.transitions import CARD_PILE, DrawHook
 from ttr_nordic.engine.view import make_step_view
 
 from .actions import action_space
+from .core_game import use_core
 from .observation import NUM_KINDS, NUM_TICKETS, SIZE, ObservationEncoder
 from .openspiel_observer import INFO_STATE_SIZE, History, TTRNordicObserver
 from .pettingzoo_env import end_rewards
 
+ENGINES = ("auto", "core", "python")
+"""The ``engine`` parameter: the compiled core where it is built (``auto``), the core, or the Python engine."""
 MAX_GAME_LENGTH = 6000
 """Player decisions and chance nodes together (random play takes about 800 in a 3-player game)."""
 FIRST_PLAYER = "first"
@@ -78,7 +86,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 2, "reward": "win"},
+    parameter_specification={"players": 2, "reward": "win", "engine": "auto"},
 )
 
 
@@ -102,20 +110,31 @@ class TTRNordicGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         players = int(params.get("players", 2))
         reward = str(params.get("reward", "win"))
+        engine = str(params.get("engine", "auto"))
         if players not in (2, 3):
             raise ValueError(f"Nordic Countries is for 2 or 3 players, not {players}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be 'win' or 'margin', not {reward!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.players = players
         self.reward = reward
-        super().__init__(_GAME_TYPE, _game_info(players, reward), {"players": players, "reward": reward})
+        self.engine_choice = engine
+        # The states' class: on the compiled core where it is used (the other environments' rule).
+        self.state_class: type[TTRNordicState] = TTRNordicState
+        if use_core(None if engine == "auto" else engine == "core"):
+            from .openspiel_core import CoreState
+
+            self.state_class = CoreState
+        named = {"players": players, "reward": reward} | ({} if engine == "auto" else {"engine": engine})
+        super().__init__(_GAME_TYPE, _game_info(players, reward), named)
 
     def __reduce__(self) -> tuple[Callable[..., Any], tuple[str]]:
         """Pickled as its game string: ``pyspiel.load_game`` builds it again (with its attributes)."""
         return (pyspiel.load_game, (str(self),))
 
     def new_initial_state(self) -> TTRNordicState:
-        return TTRNordicState(self)
+        return self.state_class(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> TTRNordicObserver:
         return TTRNordicObserver(iig_obs_type, params)
@@ -212,6 +231,28 @@ class _Position:
         engine.draw_hook = None
         self.set_engine(engine)
 
+    def apply(self, action: int) -> None:
+        """Apply an OpenSpiel action: a chance outcome or a player's legal id (ValueError, and no
+        change, for any other)."""
+        chance = self.chance
+        if chance is not None:
+            kind, outcomes = chance
+            if all(action != outcome for outcome, _ in outcomes):
+                raise ValueError(f"{action} is not a possible outcome of this {kind} chance node")
+            if kind == FIRST_PLAYER:
+                self.first = action
+            else:
+                self.chosen.append(action)
+            self.chance = None
+            self.settle()
+            return
+        try:
+            chosen = self.actions[self.ids.index(action)]
+        except ValueError:
+            raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now") from None
+        self.pending = chosen
+        self.settle()
+
     def _run(self, hook: DrawHook) -> GameState:
         """The deal, or the pending action on a copy of the engine, with ``hook`` choosing the draws."""
         engine = self.engine
@@ -271,6 +312,13 @@ class _Position:
         else:
             self.ids, self.actions = _SPACE.legal_id_list(engine)
             self.player = engine.current
+
+
+def position_from_data(data: dict[str, Any]) -> _Position:
+    """A position from its pickled data (``_Position.__getstate__``)."""
+    position = _Position.__new__(_Position)
+    position.__setstate__(data)
+    return position
 
 
 def _outcomes(pile: str, items: list[int]) -> list[tuple[int, float]]:
@@ -355,25 +403,7 @@ class TTRNordicState(pyspiel.State):  # type: ignore[misc]
         return chance[0]
 
     def _apply_action(self, action: int) -> None:
-        position = self.position
-        chance = position.chance
-        if chance is not None:
-            kind, outcomes = chance
-            if all(action != outcome for outcome, _ in outcomes):
-                raise ValueError(f"{action} is not a possible outcome of this {kind} chance node")
-            if kind == FIRST_PLAYER:
-                position.first = action
-            else:
-                position.chosen.append(action)
-            position.chance = None
-            position.settle()
-            return
-        try:
-            chosen = position.actions[position.ids.index(action)]
-        except ValueError:
-            raise ValueError(f"action {action} ({_SPACE.describe(action)}) is not legal now") from None
-        position.pending = chosen
-        position.settle()
+        self.position.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         position = self.position
@@ -451,9 +481,12 @@ def _public_line(entry: LogEntry) -> str:
 
 def play_chance(state: TTRNordicState, rng: random.Random) -> None:
     """Apply chance outcomes, sampled with their probabilities, until a player is to act (or the end)."""
+    uniform = rng.random
     while state.is_chance_node():
-        outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-        state.apply_action(rng.choices(outcomes, weights)[0])
+        outcomes = state.chance_outcomes()
+        # rng.choices(ids, weights)[0] without its lists and checks: the same draw from rng.
+        cumulative = list(accumulate([p for _, p in outcomes]))
+        state.apply_action(outcomes[bisect(cumulative, uniform() * (cumulative[-1] + 0.0), 0, len(outcomes) - 1)][0])
 
 
 def resample(state: TTRNordicState, player: int, seed: int | None = None) -> TTRNordicState:
@@ -464,15 +497,16 @@ def resample(state: TTRNordicState, player: int, seed: int | None = None) -> TTR
     assert engine is not None and not state.is_chance_node()
     position = state.position
     rng = random.Random(seed)
-    other = TTRNordicState(state.get_game())
+    other: TTRNordicState = state.get_game().new_initial_state()
     sample = engine.view(player, log=False).determinize(rng)
-    target = other.position
+    target = _Position(position.players, position.reward)
     target.first = sample.first_player
     target.history = position.history.copy(keep_private_of=player)
     target.history_prefix = [state.history_lines(player)] * position.players
     target.public_prefix = state.public_history_lines()
     target.engine = sample  # before set_engine: its (empty) log adds nothing to the history
     target.set_engine(sample)
+    other.position = target  # a state on the core takes the sample into the core
     return other
 
 
