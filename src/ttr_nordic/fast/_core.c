@@ -337,6 +337,7 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
 static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_gym_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -362,6 +363,8 @@ static PyMethodDef CoreGame_methods[] = {
      "every seat's observation(space, seat), by agent name (a dict)"},
     {"parallel_step", (PyCFunction)(void (*)(void))CoreGame_parallel_step, METH_FASTCALL,
      "the parallel environment's step: (observations, rewards, terminations, truncations, infos)"},
+    {"gym_step", (PyCFunction)(void (*)(void))CoreGame_gym_step, METH_FASTCALL,
+     "the Gymnasium environment's step: the learner's id, the opponents the core plays; the observation"},
     {NULL},
 };
 
@@ -494,6 +497,10 @@ static PyTypeObject CoreAgentType = {
     .tp_doc = "Route Focus in the core: CoreAgent(seed, light=False, long_weights=False).",
 };
 
+static Agent *route_focus_of(PyObject *obj) {
+    return PyObject_TypeCheck(obj, &CoreAgentType) ? &((CoreAgent *)obj)->agent : NULL;
+}
+
 /* play_route_focus(board, players, first_seed, games, light): Route Focus against Route Focus as
  * benchmarks/engine_speed.py plays it (GameState.new(players, seed=s), the agent of seat q seeded
  * s * players + q). Returns (actions, every game's totals). */
@@ -566,7 +573,9 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_action_mask = PyUnicode_InternFromString("action_mask")) == NULL ||
         (key_active_agent = PyUnicode_InternFromString("active_agent")) == NULL ||
         (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
-        (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL)
+        (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL ||
+        (key_seat = PyUnicode_InternFromString("seat")) == NULL ||
+        (name_getrandbits = PyUnicode_InternFromString("getrandbits")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

@@ -46,6 +46,17 @@ class CoreGame:
     ) -> tuple[
         dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
     ]: ...
+    def gym_step(
+        self,
+        space: CoreSpace,
+        action: int | None,
+        codes: list[int],
+        seat: int,
+        seats: tuple[object, ...],
+        only_vector: bool,
+        win: bool,
+        /,
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]] | None: ...
     def play_out(
         self, seed: int, horizon: int, policies: list[tuple[bool, bool]], max_actions: int = 3000, /
     ) -> None: ...

@@ -22,7 +22,7 @@ typedef struct {
     int next_dict, next_lone;
 } CoreSpace;
 
-static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids;
+static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids, *key_seat;
 
 static PyTypeObject CoreSpaceType;
 
@@ -205,6 +205,20 @@ static PyObject *CoreGame_mask(CoreGame *self, PyObject *const *args, Py_ssize_t
     Py_RETURN_NONE;
 }
 
+/* Seat p's reward in a finished game scored r (n players): win, +1 for a winner and -1 for the
+ * others; else its total minus the best other total. */
+static double seat_end_reward(const Result *r, int n, int p, int win) {
+    if (win) {
+        for (int w = 0; w < r->n_winners; w++)
+            if (r->winners[w] == p) return 1.0;
+        return -1.0;
+    }
+    int best_other = INT32_MIN;
+    for (int q = 0; q < n; q++)
+        if (q != p && r->total[q] > best_other) best_other = r->total[q];
+    return (double)(r->total[p] - best_other);
+}
+
 /* end_rewards(win): each seat's reward for the finished game (rl/pettingzoo_env.py's end_rewards). */
 static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
     int win = PyObject_IsTrue(arg);
@@ -219,18 +233,7 @@ static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
     for (int p = 0; p < n; p++) {
-        double value;
-        if (win) {
-            value = -1.0;
-            for (int w = 0; w < r.n_winners; w++)
-                if (r.winners[w] == p) value = 1.0;
-        } else {
-            int best_other = INT32_MIN;
-            for (int q = 0; q < n; q++)
-                if (q != p && r.total[q] > best_other) best_other = r.total[q];
-            value = (double)(r.total[p] - best_other);
-        }
-        PyObject *item = PyFloat_FromDouble(value);
+        PyObject *item = PyFloat_FromDouble(seat_end_reward(&r, n, p, win));
         if (item == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -530,5 +533,144 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
         else
             Py_DECREF(parts[i]);
     }
+    return out;
+}
+
+/* ------------------------------------------------------------------ the Gymnasium environment's opponents */
+
+static Agent *route_focus_of(PyObject *obj); /* _core.c: a CoreAgent's agent, or NULL for anything else */
+static PyObject *name_getrandbits;
+
+/* Python's random.Random._randbelow_with_getrandbits(n) on the generator rng (what
+ * randrange(n) draws for n > 0), through its own getrandbits: the same numbers, the same state
+ * after. The index drawn, or -1 with an exception set. */
+static long randbelow(PyObject *rng, long n) {
+    int k = 0;
+    for (long m = n; m > 0; m >>= 1) k++;
+    PyObject *bits = PyLong_FromLong(k); /* a small int: cached by Python, never freed */
+    if (bits == NULL) return -1;
+    long r;
+    do {
+        PyObject *call[2] = {rng, bits};
+        PyObject *drawn = PyObject_VectorcallMethod(name_getrandbits, call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (drawn == NULL) {
+            r = -1;
+            break;
+        }
+        r = PyLong_AsLong(drawn);
+        Py_DECREF(drawn);
+        if (r == -1 && PyErr_Occurred()) break;
+    } while (r >= n);
+    Py_DECREF(bits);
+    return r;
+}
+
+/* The decisions of the seats other than seat that the core plays, in turn, each code appended
+ * to codes, until seat decides or the game ends (0) or a seat the caller plays decides (1); -1
+ * on error. seats has one entry per seat: a CoreAgent (Route Focus: its choose()), a
+ * random.Random (a RandomAgent's generator: legal_ids()[randrange(len)], as RandomAgent picks
+ * from the engine's list in the same order), or None (the caller plays it). */
+static int play_seats(CoreGame *g, CoreSpace *sp, PyObject *codes, int seat, PyObject *seats) {
+    State *s = &g->s;
+    while (s->phase != PH_GAME_OVER && s->current != seat) {
+        PyObject *who = PyTuple_GET_ITEM(seats, s->current);
+        Agent *agent = route_focus_of(who);
+        uint64_t code;
+        if (agent != NULL) {
+            int index;
+            if (policy_choose(s, &g->board->b, agent, &g->legal, &index)) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            code = g->legal.v[index];
+        } else if (who == Py_None) {
+            return 1;
+        } else {
+            if (env_legal(g, sp)) return -1;
+            long index = randbelow(who, g->env_legal.n);
+            if (index < 0) return -1;
+            code = g->env_legal.v[index];
+        }
+        apply_action(s, &g->board->b, code);
+        PyObject *value = PyLong_FromUnsignedLongLong(code);
+        if (value == NULL) return -1;
+        int failed = PyList_Append(codes, value);
+        Py_DECREF(value);
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+/* gym_step(space, action, codes, seat, seats, only_vector, win): rl/gym_env.py's step on the
+ * core in one call: the learner's action id applied (apply_id's ValueError, and no change, when
+ * it is not legal; None: no action, as after reset; RuntimeError once the game is over), its code
+ * appended to codes, then the opponents' decisions that the core plays (play_seats above; seats a
+ * tuple of one entry per seat). Returns the step's (observation(space, seat, only_vector),
+ * reward, terminated, False, {"seat": seat}), the reward seat's end reward (win: its kind) once
+ * the game is over, else 0.0; or None when a seat the caller plays is to decide. */
+static PyObject *CoreGame_gym_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "gym_step(space, action, codes, seat, seats, only_vector, win) takes 7 "
+                                         "arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    if (!PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "codes must be a list");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[3]);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    PyObject *seats = args[4];
+    if (seat < 0 || seat >= self->s.players || !PyTuple_Check(seats) || PyTuple_GET_SIZE(seats) != self->s.players) {
+        PyErr_Format(PyExc_ValueError, "seat must be a player and seats a tuple of %d entries", self->s.players);
+        return NULL;
+    }
+    int win = PyObject_IsTrue(args[6]);
+    if (win < 0) return NULL;
+    if (args[1] != Py_None) {
+        if (self->s.phase == PH_GAME_OVER) {
+            PyErr_SetString(PyExc_RuntimeError, "call reset() first: the episode is over");
+            return NULL;
+        }
+        PyObject *code = CoreGame_apply_id(self, args, 2);
+        if (code == NULL) return NULL;
+        int failed = PyList_Append(args[2], code);
+        Py_DECREF(code);
+        if (failed) return NULL;
+    }
+    int stopped = play_seats(self, sp, args[2], (int)seat, seats);
+    if (stopped < 0) return NULL;
+    if (stopped) Py_RETURN_NONE;
+    PyObject *call[3] = {args[0], args[3], args[5]};
+    PyObject *obs = CoreGame_observation(self, call, 3);
+    if (obs == NULL) return NULL;
+    int over = self->s.phase == PH_GAME_OVER;
+    double reward = 0.0;
+    if (over) {
+        Result r;
+        score(&self->s, &self->board->b, &r, 0);
+        reward = seat_end_reward(&r, self->s.players, (int)seat, win);
+    }
+    PyObject *info = PyDict_New();
+    if (info == NULL || PyDict_SetItem(info, key_seat, args[3]) < 0) {
+        Py_XDECREF(info);
+        Py_DECREF(obs);
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(5), *value = PyFloat_FromDouble(reward);
+    if (out == NULL || value == NULL) {
+        Py_XDECREF(out);
+        Py_XDECREF(value);
+        Py_DECREF(info);
+        Py_DECREF(obs);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, obs);
+    PyTuple_SET_ITEM(out, 1, value);
+    PyTuple_SET_ITEM(out, 2, Py_NewRef(over ? Py_True : Py_False));
+    PyTuple_SET_ITEM(out, 3, Py_NewRef(Py_False));
+    PyTuple_SET_ITEM(out, 4, info);
     return out;
 }
