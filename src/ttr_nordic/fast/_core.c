@@ -575,6 +575,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
         (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL ||
         (key_seat = PyUnicode_InternFromString("seat")) == NULL ||
+        (zero_reward = PyFloat_FromDouble(0.0)) == NULL ||
         (name_getrandbits = PyUnicode_InternFromString("getrandbits")) == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&module);

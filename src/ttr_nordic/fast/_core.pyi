@@ -1,4 +1,5 @@
 # The compiled core (see _core.c); optional: ttr_nordic.fast says whether it is built.
+from collections.abc import Mapping
 from typing import Any, overload
 
 class CoreBoard:
@@ -36,7 +37,7 @@ class CoreGame:
     def parallel_step(
         self,
         space: CoreSpace,
-        action: int | None,
+        actions: Mapping[str, Any],
         codes: list[int],
         agents: tuple[str, ...],
         truncate: bool,

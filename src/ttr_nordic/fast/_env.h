@@ -8,7 +8,11 @@
  * rl/observation.py's layout for one board, made once (ttr_nordic.rl.core_game.core_space); the
  * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype), with
  * which observation() makes its arrays. */
-#define POOL 8 /* a learner may hold the last step's observations (one per agent) while asking for the next */
+#define POOL 12 /* a learner may hold the last step's observations (one per agent) while asking for the next,
+                 and parallel_step's pooled dicts the step's before (pooled_dict) */
+#define STEP_POOL 12 /* parallel_step's dicts of one kind: a step's (up to one per seat) and its caller's last ones */
+/* The kinds of parallel_step's dicts: by agent name, and each agent's info. */
+enum { D_OBSERVATIONS, D_REWARDS, D_TERMINATIONS, D_TRUNCATIONS, D_INFOS, D_INFO, STEP_DICT_KINDS };
 
 typedef struct {
     PyObject_HEAD CoreBoard *board;
@@ -20,9 +24,13 @@ typedef struct {
      * (see recycled below): {"observation", "action_mask"} dicts with their arrays, and vectors. */
     PyObject *dicts[POOL], *vectors[POOL], *masks[POOL], *lone[POOL];
     int next_dict, next_lone;
+    /* parallel_step()'s dicts of each kind, written again once nothing else refers to them (pooled_dict). */
+    PyObject *step_dicts[STEP_DICT_KINDS][STEP_POOL];
+    int next_step_dict[STEP_DICT_KINDS];
 } CoreSpace;
 
 static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids, *key_seat;
+static PyObject *zero_reward; /* 0.0, every reward but the last (a float is immutable: one object serves all) */
 
 static PyTypeObject CoreSpaceType;
 
@@ -34,6 +42,8 @@ static void CoreSpace_dealloc(CoreSpace *self) {
     Py_XDECREF(self->int8);
     Py_XDECREF(self->obs_size);
     Py_XDECREF(self->mask_size);
+    for (int k = 0; k < STEP_DICT_KINDS; k++)
+        for (int i = 0; i < STEP_POOL; i++) Py_XDECREF(self->step_dicts[k][i]);
     for (int i = 0; i < POOL; i++) {
         Py_XDECREF(self->dicts[i]);
         Py_XDECREF(self->vectors[i]);
@@ -243,6 +253,16 @@ static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
     return out;
 }
 
+/* Whether d's keys are keys[0..n), in this order (the very objects); its values then in held. */
+static int keys_are(PyObject *d, PyObject *const *keys, int n, PyObject **held) {
+    if (PyDict_GET_SIZE(d) != n) return 0;
+    Py_ssize_t pos = 0;
+    PyObject *key;
+    for (int i = 0; i < n; i++)
+        if (!PyDict_Next(d, &pos, &key, &held[i]) || key != keys[i]) return 0;
+    return 1;
+}
+
 /* Whether obj is referred to by refs references only, and by no weak reference: then nothing
  * outside the pool can reach it, and writing it again is unseen (the observation stays fresh for
  * whoever gets it next). A type whose weak references this cannot see counts as shared. */
@@ -344,31 +364,30 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
         encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
         return obs;
     }
-    /* A dict of the pool that only the pool holds, still holding the pool's two arrays. */
+    /* A dict of the pool that only the pool holds, still holding the pool's two arrays (its keys
+     * and values read in order: "observation", then "action_mask", as this function sets them). */
     int at = -1;
     for (int i = 0; i < POOL && at < 0; i++) {
-        PyObject *d = sp->dicts[i];
-        if (d != NULL && recyclable(d, 1) && PyDict_GET_SIZE(d) == 2 &&
-            PyDict_GetItemWithError(d, key_observation) == sp->vectors[i] &&
-            PyDict_GetItemWithError(d, key_action_mask) == sp->masks[i])
+        PyObject *d = sp->dicts[i], *held[2];
+        PyObject *const keys[2] = {key_observation, key_action_mask};
+        if (d != NULL && recyclable(d, 1) && keys_are(d, keys, 2, held) && held[0] == sp->vectors[i] &&
+            held[1] == sp->masks[i])
             at = i;
     }
-    if (at < 0) {
-        if (PyErr_Occurred()) return NULL;
+    int recycled = at >= 0; /* then the dict holds the slot's arrays: each is recycled where only the pool and it do */
+    if (!recycled) {
         at = sp->next_dict = (sp->next_dict + 1) % POOL;
         PyObject *fresh = PyDict_New();
         if (fresh == NULL) return NULL;
         Py_XSETREF(sp->dicts[at], fresh);
     }
-    PyObject *out = sp->dicts[at];
-    /* Each array is recycled where only the pool and this dict hold it. */
-    Py_ssize_t refs = PyDict_GetItemWithError(out, key_observation) == sp->vectors[at] ? 2 : 1;
-    PyObject *obs = pooled_array(sp, &sp->vectors[at], refs, sp->obs_size, sp->float32, "f", sp->layout.size,
-                                 &obs_data);
+    PyObject *out = sp->dicts[at], *before[2] = {sp->vectors[at], sp->masks[at]};
+    PyObject *obs = pooled_array(sp, &sp->vectors[at], recycled ? 2 : 1, sp->obs_size, sp->float32, "f",
+                                 sp->layout.size, &obs_data);
     if (obs == NULL) return NULL;
     encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
-    refs = PyDict_GetItemWithError(out, key_action_mask) == sp->masks[at] ? 2 : 1;
-    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_data);
+    PyObject *mask = pooled_array(sp, &sp->masks[at], recycled ? 2 : 1, sp->mask_size, sp->int8, "b", sp->space.size,
+                                  &mask_data);
     if (mask == NULL) {
         Py_DECREF(obs);
         return NULL;
@@ -377,7 +396,9 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     memset(cells, 0, (size_t)sp->space.size);
     if (decides)
         for (int i = 0; i < self->env_legal.n; i++) cells[self->env_ids[i]] = 1;
-    int failed = PyDict_SetItem(out, key_observation, obs) < 0 || PyDict_SetItem(out, key_action_mask, mask) < 0;
+    /* Set where the dict does not hold them already (a recycled dict's arrays recycled too). */
+    int failed = (!recycled || obs != before[0]) && PyDict_SetItem(out, key_observation, obs) < 0;
+    failed = failed || ((!recycled || mask != before[1]) && PyDict_SetItem(out, key_action_mask, mask) < 0);
     Py_DECREF(obs);
     Py_DECREF(mask);
     return failed ? NULL : Py_NewRef(out);
@@ -434,26 +455,44 @@ fail:
     return NULL;
 }
 
-/* A dict of one value per agent name (each value's reference taken; NULL and all released on failure). */
-static PyObject *by_agent(PyObject *agents, PyObject **values, int n) {
-    PyObject *out = PyDict_New();
+/* A dict of the given kind with keys[0..n) set to values[0..n) (each value's reference taken;
+ * NULL, and all released, on failure): one of the pool's dicts of that kind that nobody else
+ * holds and that still has these keys in this order, written again where a value differs (as
+ * observation() does its dicts, a caller cannot tell it from a new one); else a new dict, put
+ * in the pool. */
+static PyObject *pooled_dict(CoreSpace *sp, int kind, PyObject *const *keys, PyObject **values, int n) {
+    PyObject **slots = sp->step_dicts[kind], *out = NULL, *held[MAX_PLAYERS + 1];
+    for (int i = 0; i < STEP_POOL && out == NULL; i++)
+        if (slots[i] != NULL && Py_REFCNT(slots[i]) == 1 && keys_are(slots[i], keys, n, held)) out = slots[i];
+    if (out == NULL) {
+        out = PyDict_New();
+        if (out != NULL) {
+            int *next = &sp->next_step_dict[kind];
+            *next = (*next + 1) % STEP_POOL;
+            Py_XSETREF(slots[*next], out);
+        }
+        for (int i = 0; i < n; i++) held[i] = NULL;
+    }
+    if (out != NULL) Py_INCREF(out);
     for (int i = 0; i < n; i++) {
-        if (out != NULL && (values[i] == NULL || PyDict_SetItem(out, PyTuple_GET_ITEM(agents, i), values[i]) < 0))
+        if (out != NULL && values[i] != held[i] && (values[i] == NULL || PyDict_SetItem(out, keys[i], values[i]) < 0))
             Py_CLEAR(out);
         Py_XDECREF(values[i]);
     }
     return out;
 }
 
-/* parallel_step(space, action, codes, agents, truncate, win, skip): rl/parallel.py's step on the
- * core in one call. action (an id, or None) is the agent to decide's; its code is appended to the
- * list codes. Returns (observations, rewards, terminations, truncations, infos), each a dict by
- * agent name (agents: a tuple of one name per seat). truncate: whether this step truncates unless
- * the game ends; win: the end reward kind (apply_id's ValueError for an illegal action or None,
- * unless skip: then nothing changes and the agent's info says illegal_action). */
+/* parallel_step(space, actions, codes, agents, truncate, win, skip): rl/parallel.py's step on the
+ * core in one call. actions maps agent names to actions: the agent to decide's (an id, anything
+ * int() takes, or None) is applied, the others' ignored; KeyError when it has none. Its code is
+ * appended to the list codes. Returns (observations, rewards, terminations, truncations, infos),
+ * each a dict by agent name (agents: a tuple of one name per seat). truncate: whether this step
+ * truncates unless the game ends; win: the end reward kind (apply_id's ValueError for an illegal
+ * action or None, unless skip: then nothing changes and the agent's info says illegal_action).
+ * The dicts are the pool's (pooled_dict) where their last holder let them go. */
 static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "parallel_step(space, action, codes, agents, truncate, win, skip) takes 7 "
+        PyErr_SetString(PyExc_TypeError, "parallel_step(space, actions, codes, agents, truncate, win, skip) takes 7 "
                                          "arguments");
         return NULL;
     }
@@ -476,11 +515,28 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
         return NULL;
     }
     int mover = self->s.current, illegal = 0;
+    PyObject *name = PyTuple_GET_ITEM(agents, mover), *action;
+    if (PyDict_CheckExact(args[1])) {
+        action = Py_XNewRef(PyDict_GetItemWithError(args[1], name));
+        if (action == NULL && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+    } else {
+        action = PyObject_GetItem(args[1], name);
+    }
+    if (action == NULL) return NULL;
     PyObject *code = NULL;
-    if (args[1] == Py_None)
+    if (action == Py_None) {
         PyErr_SetString(PyExc_ValueError, "no action is not legal now");
-    else
-        code = CoreGame_apply_id(self, args, 2);
+    } else {
+        PyObject *id = PyNumber_Long(action); /* int(action): what it is not makes int()'s error */
+        if (id == NULL) {
+            Py_DECREF(action);
+            return NULL;
+        }
+        PyObject *call[2] = {args[0], id};
+        code = CoreGame_apply_id(self, call, 2);
+        Py_DECREF(id);
+    }
+    Py_DECREF(action);
     if (code == NULL) {
         if (!skip || !PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
         PyErr_Clear();
@@ -492,48 +548,43 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
     }
     if (env_legal(self, sp)) return NULL;
     int over = self->s.phase == PH_GAME_OVER;
-    PyObject *ends = NULL, *values[3], *rewards, *terminations, *truncations, *infos, *observations;
-    if (over && (ends = CoreGame_end_rewards(self, win ? Py_True : Py_False)) == NULL) return NULL;
-    for (int p = 0; p < n; p++) values[p] = over ? Py_NewRef(PyList_GET_ITEM(ends, p)) : PyFloat_FromDouble(0.0);
-    Py_XDECREF(ends);
-    rewards = by_agent(agents, values, n);
-    for (int p = 0; p < n; p++) values[p] = Py_NewRef(over ? Py_True : Py_False);
-    terminations = by_agent(agents, values, n);
-    for (int p = 0; p < n; p++) values[p] = Py_NewRef(!over && truncate ? Py_True : Py_False);
-    truncations = by_agent(agents, values, n);
-    PyObject *active = over ? Py_None : PyTuple_GET_ITEM(agents, self->s.current);
+    PyObject *const *names = &PyTuple_GET_ITEM(agents, 0);
+    PyObject *values[MAX_PLAYERS], *parts[5] = {NULL, NULL, NULL, NULL, NULL};
+    PyObject *observations[MAX_PLAYERS];
     for (int p = 0; p < n; p++) {
-        PyObject *info = PyDict_New(), *legal = NULL;
-        if (info != NULL) {
-            legal = !over && p == self->s.current ? int_list(self->env_ids, self->env_legal.n) : PyList_New(0);
-            if (legal == NULL || PyDict_SetItem(info, key_active_agent, active) < 0 ||
-                PyDict_SetItem(info, key_illegal_action, illegal && p == mover ? Py_True : Py_False) < 0 ||
-                PyDict_SetItem(info, key_legal_ids, legal) < 0)
-                Py_CLEAR(info);
-            Py_XDECREF(legal);
-        }
-        values[p] = info;
+        PyObject *call[2] = {args[0], PyLong_FromLong(p)}; /* a small int: never fails */
+        observations[p] = CoreGame_observation(self, call, 2);
+        Py_DECREF(call[1]);
     }
-    infos = by_agent(agents, values, n);
-    PyObject *call[2] = {args[0], agents};
-    observations = CoreGame_observations(self, call, 2);
-    if (observations == NULL || rewards == NULL || terminations == NULL || truncations == NULL || infos == NULL) {
-        Py_XDECREF(observations);
-        Py_XDECREF(rewards);
-        Py_XDECREF(terminations);
-        Py_XDECREF(truncations);
-        Py_XDECREF(infos);
-        return NULL;
+    if ((parts[0] = pooled_dict(sp, D_OBSERVATIONS, names, observations, n)) == NULL) return NULL;
+    if (over) {
+        Result r;
+        score(&self->s, &self->board->b, &r, 0);
+        for (int p = 0; p < n; p++) values[p] = PyFloat_FromDouble(seat_end_reward(&r, n, p, win));
+    } else {
+        for (int p = 0; p < n; p++) values[p] = Py_NewRef(zero_reward);
     }
+    if ((parts[1] = pooled_dict(sp, D_REWARDS, names, values, n)) == NULL) goto fail;
+    for (int p = 0; p < n; p++) values[p] = Py_NewRef(over ? Py_True : Py_False);
+    if ((parts[2] = pooled_dict(sp, D_TERMINATIONS, names, values, n)) == NULL) goto fail;
+    for (int p = 0; p < n; p++) values[p] = Py_NewRef(!over && truncate ? Py_True : Py_False);
+    if ((parts[3] = pooled_dict(sp, D_TRUNCATIONS, names, values, n)) == NULL) goto fail;
+    PyObject *active = over ? Py_None : PyTuple_GET_ITEM(agents, self->s.current);
+    PyObject *const info_keys[3] = {key_active_agent, key_illegal_action, key_legal_ids};
+    for (int p = 0; p < n; p++) {
+        PyObject *fields[3] = {
+            Py_NewRef(active), Py_NewRef(illegal && p == mover ? Py_True : Py_False),
+            !over && p == self->s.current ? int_list(self->env_ids, self->env_legal.n) : PyList_New(0)};
+        values[p] = pooled_dict(sp, D_INFO, info_keys, fields, 3);
+    }
+    if ((parts[4] = pooled_dict(sp, D_INFOS, names, values, n)) == NULL) goto fail;
     PyObject *out = PyTuple_New(5);
-    PyObject *parts[5] = {observations, rewards, terminations, truncations, infos};
-    for (int i = 0; i < 5; i++) {
-        if (out != NULL)
-            PyTuple_SET_ITEM(out, i, parts[i]); /* stolen */
-        else
-            Py_DECREF(parts[i]);
-    }
+    if (out == NULL) goto fail;
+    for (int i = 0; i < 5; i++) PyTuple_SET_ITEM(out, i, parts[i]); /* stolen */
     return out;
+fail:
+    for (int i = 0; i < 5; i++) Py_XDECREF(parts[i]);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ the Gymnasium environment's opponents */
