@@ -8,6 +8,11 @@
  * rl/observation.py's layout for one board, made once (ttr_nordic.rl.core_game.core_space); the
  * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype), with
  * which observation() makes its arrays. */
+#ifdef TTR_NUMPY_API /* numpy's headers at build time (hatch_build.py): its C API makes and checks the arrays */
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#endif
+
 #define POOL 12 /* a learner may hold the last step's observations (one per agent) while asking for the next,
                  and parallel_step's pooled dicts the step's before (pooled_dict) */
 #define STEP_POOL 12 /* parallel_step's dicts of one kind: a step's (up to one per seat) and its caller's last ones */
@@ -66,6 +71,19 @@ static int CoreSpace_init(CoreSpace *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_TypeError, "arrays must be (numpy.empty, float32 dtype, int8 dtype)");
         return -1;
     }
+#ifdef TTR_NUMPY_API
+    /* numpy's C API, loaded here rather than when the module is imported: only the RL
+     * environments, which need numpy anyway, make a CoreSpace (the core runs without numpy). */
+    if (PyArray_API == NULL && _import_array() < 0) return -1;
+    PyObject *f32 = (PyObject *)PyArray_DescrFromType(NPY_FLOAT32), *i8 = (PyObject *)PyArray_DescrFromType(NPY_INT8);
+    int same = f32 == float32 && i8 == int8; /* the dtypes the arrays are checked against */
+    Py_XDECREF(f32);
+    Py_XDECREF(i8);
+    if (!same) {
+        PyErr_SetString(PyExc_TypeError, "arrays must be (numpy.empty, float32 dtype, int8 dtype)");
+        return -1;
+    }
+#endif
     if (parse_space(&((CoreBoard *)board)->b, space, claim_index, slotted, layout, &self->space, &self->layout))
         return -1;
     if ((self->obs_size = PyLong_FromLong(self->layout.size)) == NULL ||
@@ -273,6 +291,36 @@ static int recyclable(PyObject *obj, Py_ssize_t refs) {
     return offset > 0 && *(PyObject **)((char *)obj + offset) == NULL;
 }
 
+#ifdef TTR_NUMPY_API
+/* Whether array is still as pooled_array made it: a numpy array of one dimension of items, of
+ * dtype, writable, C-contiguous, holding its own data (not so once its last holder made it
+ * read-only, reshaped, resized or retyped it). */
+static int as_made(PyObject *array, PyObject *dtype, Py_ssize_t items) {
+    PyArrayObject *a = (PyArrayObject *)array;
+    return PyArray_CheckExact(array) && PyArray_NDIM(a) == 1 && PyArray_DIM(a, 0) == items &&
+           (PyObject *)PyArray_DESCR(a) == dtype && PyArray_BASE(a) == NULL &&
+           PyArray_CHKFLAGS(a, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_WRITEABLE);
+}
+
+/* An array of items of dtype for the pool's slot: a recycled one (refs references, the pool's
+ * among them, and still as made), else a new one made with numpy's C API, replacing the slot's;
+ * *data is where to write its items (until Python code runs). size and format are the fallback's. */
+static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, PyObject *size, PyObject *dtype,
+                              const char *format, Py_ssize_t items, void **data) {
+    (void)sp, (void)size, (void)format;
+    if (*slot != NULL && recyclable(*slot, refs) && as_made(*slot, dtype, items)) {
+        *data = PyArray_DATA((PyArrayObject *)*slot);
+        return Py_NewRef(*slot);
+    }
+    npy_intp dims[1] = {items};
+    Py_INCREF(dtype); /* stolen by PyArray_NewFromDescr */
+    PyObject *array = PyArray_NewFromDescr(&PyArray_Type, (PyArray_Descr *)dtype, 1, dims, NULL, NULL, 0, NULL);
+    if (array == NULL) return NULL;
+    *data = PyArray_DATA((PyArrayObject *)array);
+    Py_XSETREF(*slot, Py_NewRef(array));
+    return array;
+}
+#else
 /* The head of a numpy array: numpy's PyArrayObject_fields, part of its ABI since 1.7 (numpy 2
  * kept it). Read only to see that a recycled array is still as numpy.empty made it, without the
  * buffer protocol's cost; trusted only once a fresh array's head matched its buffer. */
@@ -330,6 +378,7 @@ static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, P
     Py_XSETREF(*slot, Py_NewRef(array));
     return array;
 }
+#endif
 
 /* observation(space, seat): {"observation": seat's vector, "action_mask": seat's legal ids} as
  * float32 and int8 arrays that no one else holds (the PettingZoo form); the mask is all zero
