@@ -584,7 +584,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObjectRef(m, "CoreGame", (PyObject *)&CoreGameType) < 0 ||
         PyModule_AddObjectRef(m, "CoreBatch", (PyObject *)&CoreBatchType) < 0 ||
         PyModule_AddObjectRef(m, "CoreSpace", (PyObject *)&CoreSpaceType) < 0 ||
-        PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0) {
+        PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0 ||
+        PyModule_AddIntConstant(m, "NUMPY_API", NUMPY_API) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -11,6 +11,9 @@
 #ifdef TTR_NUMPY_API /* numpy's headers at build time (hatch_build.py): its C API makes and checks the arrays */
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#define NUMPY_API 1
+#else
+#define NUMPY_API 0 /* the module's NUMPY_API: which way this build makes its arrays */
 #endif
 
 #define POOL 12 /* a learner may hold the last step's observations (one per agent) while asking for the next,
