@@ -214,6 +214,16 @@ def test_bad_arguments_raise_and_change_nothing() -> None:
         game.game.parallel_step(game.space, {"b": first}, game.codes, ("a", "b"), False, False, True)
     with pytest.raises(ValueError, match="invalid literal"):  # int()'s own error, even when skipping
         game.game.parallel_step(game.space, {"a": "first"}, game.codes, ("a", "b"), False, False, True)
+    infos: dict[str, Any] = {"a": {"legal_ids": [first]}}
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.aec_step(game.space, -1, game.codes, infos, ("a", "b"))
+    with pytest.raises(TypeError, match="tuple of 2 names"):
+        game.game.aec_step(game.space, first, game.codes, infos, ("a",))
+    assert infos == {"a": {"legal_ids": [first]}}
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.gym_step(game.space, -1, game.codes, 0, (None, random.Random(1)), False, False)
+    with pytest.raises(ValueError, match="tuple of 2 entries"):
+        game.game.gym_step(game.space, first, game.codes, 0, (None,), False, False)
     assert game.game.actions == 0 and game.codes == []
 
 

@@ -338,6 +338,7 @@ static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssiz
 static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_gym_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_aec_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -365,6 +366,8 @@ static PyMethodDef CoreGame_methods[] = {
      "the parallel environment's step: (observations, rewards, terminations, truncations, infos)"},
     {"gym_step", (PyCFunction)(void (*)(void))CoreGame_gym_step, METH_FASTCALL,
      "the Gymnasium environment's step: the learner's id, the opponents the core plays; the observation"},
+    {"aec_step", (PyCFunction)(void (*)(void))CoreGame_aec_step, METH_FASTCALL,
+     "the AEC environment's step: the id applied, the infos' legal ids; the agent to decide next"},
     {NULL},
 };
 

@@ -58,6 +58,9 @@ class CoreGame:
         win: bool,
         /,
     ) -> tuple[Any, float, bool, bool, dict[str, Any]] | None: ...
+    def aec_step(
+        self, space: CoreSpace, action: Any, codes: list[int], infos: dict[str, Any], agents: tuple[str, ...], /
+    ) -> str | None: ...
     def play_out(
         self, seed: int, horizon: int, policies: list[tuple[bool, bool]], max_actions: int = 3000, /
     ) -> None: ...

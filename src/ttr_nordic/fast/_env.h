@@ -777,3 +777,52 @@ static PyObject *CoreGame_gym_step(CoreGame *self, PyObject *const *args, Py_ssi
     PyTuple_SET_ITEM(out, 4, info);
     return out;
 }
+
+/* ------------------------------------------------------------------ the AEC environment's step */
+
+/* aec_step(space, action, codes, infos, agents): rl/pettingzoo_env.py's step on the core in one
+ * call: int(action) applied as step_id applies an id (ValueError, and no change, when it is not
+ * legal; its code appended to the list codes), then in infos (a dict by agent name; agents a
+ * tuple of one name per seat) a new {"legal_ids": []} for the agent that acted and a new
+ * {"legal_ids": the next decision's ids} for the agent to decide next. Returns that agent's
+ * name, or None once the game is over. */
+static PyObject *CoreGame_aec_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "aec_step(space, action, codes, infos, agents) takes 5 arguments");
+        return NULL;
+    }
+    CoreSpace *sp = space_arg(self, args[0]);
+    if (sp == NULL) return NULL;
+    PyObject *codes = args[2], *infos = args[3], *agents = args[4];
+    if (!PyList_Check(codes) || !PyDict_Check(infos) || !PyTuple_Check(agents) ||
+        PyTuple_GET_SIZE(agents) != self->s.players) {
+        PyErr_Format(PyExc_TypeError, "codes must be a list, infos a dict and agents a tuple of %d names",
+                     self->s.players);
+        return NULL;
+    }
+    if (self->s.phase == PH_GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    PyObject *id = PyNumber_Long(args[1]); /* int(action) */
+    if (id == NULL) return NULL;
+    PyObject *acting = PyTuple_GET_ITEM(agents, self->s.current), *call[2] = {args[0], id};
+    PyObject *code = CoreGame_apply_id(self, call, 2);
+    Py_DECREF(id);
+    if (code == NULL) return NULL;
+    int failed = PyList_Append(codes, code);
+    Py_DECREF(code);
+    if (failed || env_legal(self, sp)) return NULL;
+    PyObject *none = PyList_New(0), *info = none == NULL ? NULL : PyDict_New();
+    failed = info == NULL || PyDict_SetItem(info, key_legal_ids, none) < 0 || PyDict_SetItem(infos, acting, info) < 0;
+    Py_XDECREF(none);
+    Py_XDECREF(info);
+    if (failed) return NULL;
+    if (self->s.phase == PH_GAME_OVER) Py_RETURN_NONE;
+    PyObject *next = PyTuple_GET_ITEM(agents, self->s.current), *ids = int_list(self->env_ids, self->env_legal.n);
+    info = ids == NULL ? NULL : PyDict_New();
+    failed = info == NULL || PyDict_SetItem(info, key_legal_ids, ids) < 0 || PyDict_SetItem(infos, next, info) < 0;
+    Py_XDECREF(ids);
+    Py_XDECREF(info);
+    return failed ? NULL : Py_NewRef(next);
+}
