@@ -388,6 +388,8 @@ static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, P
  * unless seat decides now. With only_vector true (a third argument), the vector alone.
  * The arrays and dicts of earlier calls are written again once nothing else refers to them
  * (making numpy arrays cost more than the rest of an environment's step). */
+static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector);
+
 static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 && nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "observation(space, seat[, only_vector]) takes 2 or 3 arguments");
@@ -403,6 +405,11 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     }
     int only_vector = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
     if (only_vector < 0) return NULL;
+    return observation_of(self, sp, (int)seat, only_vector);
+}
+
+/* observation()'s result for a seat of the game (checked by the caller). */
+static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector) {
     int decides = self->s.phase != PH_GAME_OVER && self->s.current == seat;
     if (decides && !only_vector && env_legal(self, sp)) return NULL;
     void *obs_data, *mask_data;
@@ -413,7 +420,7 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
         if (at < 0) at = sp->next_lone = (sp->next_lone + 1) % POOL;
         PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_data);
         if (obs == NULL) return NULL;
-        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
+        encode_obs(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data);
         return obs;
     }
     /* A dict of the pool that only the pool holds, still holding the pool's two arrays (its keys
@@ -437,7 +444,7 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     PyObject *obs = pooled_array(sp, &sp->vectors[at], recycled ? 2 : 1, sp->obs_size, sp->float32, "f",
                                  sp->layout.size, &obs_data);
     if (obs == NULL) return NULL;
-    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
+    encode_obs(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data);
     PyObject *mask = pooled_array(sp, &sp->masks[at], recycled ? 2 : 1, sp->mask_size, sp->int8, "b", sp->space.size,
                                   &mask_data);
     if (mask == NULL) {
@@ -603,11 +610,7 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
     PyObject *const *names = &PyTuple_GET_ITEM(agents, 0);
     PyObject *values[MAX_PLAYERS], *parts[5] = {NULL, NULL, NULL, NULL, NULL};
     PyObject *observations[MAX_PLAYERS];
-    for (int p = 0; p < n; p++) {
-        PyObject *call[2] = {args[0], PyLong_FromLong(p)}; /* a small int: never fails */
-        observations[p] = CoreGame_observation(self, call, 2);
-        Py_DECREF(call[1]);
-    }
+    for (int p = 0; p < n; p++) observations[p] = observation_of(self, sp, p, 0);
     if ((parts[0] = pooled_dict(sp, D_OBSERVATIONS, names, observations, n)) == NULL) return NULL;
     if (over) {
         Result r;
@@ -746,8 +749,8 @@ static PyObject *CoreGame_gym_step(CoreGame *self, PyObject *const *args, Py_ssi
     int stopped = play_seats(self, sp, args[2], (int)seat, seats);
     if (stopped < 0) return NULL;
     if (stopped) Py_RETURN_NONE;
-    PyObject *call[3] = {args[0], args[3], args[5]};
-    PyObject *obs = CoreGame_observation(self, call, 3);
+    int only_vector = PyObject_IsTrue(args[5]);
+    PyObject *obs = only_vector < 0 ? NULL : observation_of(self, sp, (int)seat, only_vector);
     if (obs == NULL) return NULL;
     int over = self->s.phase == PH_GAME_OVER;
     double reward = 0.0;
