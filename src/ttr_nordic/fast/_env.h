@@ -27,6 +27,7 @@ typedef struct {
     IdSpace space;
     ObsLayout layout;
     PyObject *claim_index; /* owns space.claim_index's bytes */
+    PyObject **ids;        /* every action id as a Python int, made once: the legal id lists share them */
     PyObject *empty, *float32, *int8, *obs_size, *mask_size;
     /* observation()'s last results, each made again in place once nothing else refers to it
      * (see recycled below): {"observation", "action_mask"} dicts with their arrays, and vectors. */
@@ -43,6 +44,9 @@ static PyObject *zero_reward; /* 0.0, every reward but the last (a float is immu
 static PyTypeObject CoreSpaceType;
 
 static void CoreSpace_dealloc(CoreSpace *self) {
+    if (self->ids != NULL)
+        for (int i = 0; i < self->space.size; i++) Py_XDECREF(self->ids[i]);
+    free(self->ids);
     Py_XDECREF(self->claim_index);
     Py_XDECREF(self->board);
     Py_XDECREF(self->empty);
@@ -92,6 +96,19 @@ static int CoreSpace_init(CoreSpace *self, PyObject *args, PyObject *kwds) {
     if ((self->obs_size = PyLong_FromLong(self->layout.size)) == NULL ||
         (self->mask_size = PyLong_FromLong(self->space.size)) == NULL)
         return -1;
+    PyObject **ids = (PyObject **)calloc((size_t)self->space.size, sizeof(PyObject *));
+    if (ids == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < self->space.size; i++) {
+        if ((ids[i] = PyLong_FromLong(i)) == NULL) {
+            while (i > 0) Py_DECREF(ids[--i]);
+            free(ids);
+            return -1;
+        }
+    }
+    self->ids = ids;
     self->board = (CoreBoard *)Py_NewRef(board);
     self->claim_index = Py_NewRef(claim_index);
     self->empty = Py_NewRef(empty);
@@ -152,12 +169,20 @@ no_memory:
     return -1;
 }
 
+/* A new list of the action ids ids[0..n) (ids of sp's space), its ints sp's own. */
+static PyObject *id_list(const CoreSpace *sp, const int *ids, int n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, Py_NewRef(sp->ids[ids[i]]));
+    return out;
+}
+
 /* legal_ids(space): the legal action ids, in the engine's order (ActionSpace.legal_id_list's);
  * empty once the game is over. */
 static PyObject *CoreGame_legal_ids(CoreGame *self, PyObject *arg) {
     CoreSpace *sp = space_arg(self, arg);
     if (sp == NULL || env_legal(self, sp)) return NULL;
-    return int_list(self->env_ids, self->env_legal.n);
+    return id_list(sp, self->env_ids, self->env_legal.n);
 }
 
 /* apply_id(space, id): apply the legal action with this id; its code, or ValueError (and no
@@ -480,7 +505,7 @@ static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssiz
     int failed = PyList_Append(args[2], code);
     Py_DECREF(code);
     if (failed || env_legal(self, (CoreSpace *)args[0])) return NULL;
-    return int_list(self->env_ids, self->env_legal.n);
+    return id_list((CoreSpace *)args[0], self->env_ids, self->env_legal.n);
 }
 
 /* observations(space, agents): {agents[seat]: observation(space, seat)} for every seat (agents a
@@ -629,7 +654,7 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
     for (int p = 0; p < n; p++) {
         PyObject *fields[3] = {
             Py_NewRef(active), Py_NewRef(illegal && p == mover ? Py_True : Py_False),
-            !over && p == self->s.current ? int_list(self->env_ids, self->env_legal.n) : PyList_New(0)};
+            !over && p == self->s.current ? id_list(sp, self->env_ids, self->env_legal.n) : PyList_New(0)};
         values[p] = pooled_dict(sp, D_INFO, info_keys, fields, 3);
     }
     if ((parts[4] = pooled_dict(sp, D_INFOS, names, values, n)) == NULL) goto fail;
@@ -822,7 +847,7 @@ static PyObject *CoreGame_aec_step(CoreGame *self, PyObject *const *args, Py_ssi
     Py_XDECREF(info);
     if (failed) return NULL;
     if (self->s.phase == PH_GAME_OVER) Py_RETURN_NONE;
-    PyObject *next = PyTuple_GET_ITEM(agents, self->s.current), *ids = int_list(self->env_ids, self->env_legal.n);
+    PyObject *next = PyTuple_GET_ITEM(agents, self->s.current), *ids = id_list(sp, self->env_ids, self->env_legal.n);
     info = ids == NULL ? NULL : PyDict_New();
     failed = info == NULL || PyDict_SetItem(info, key_legal_ids, ids) < 0 || PyDict_SetItem(infos, next, info) < 0;
     Py_XDECREF(ids);
