@@ -6,8 +6,9 @@
 
 /* CoreSpace(board, space, claim_index, slotted, layout, arrays): rl/actions.py's ids and
  * rl/observation.py's layout for one board, made once (ttr_nordic.rl.core_game.core_space); the
- * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype), with
- * which observation() makes its arrays. */
+ * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype): the
+ * dtypes of observation()'s arrays, which it makes with numpy's C API (numpy.empty in a build
+ * without numpy's headers). */
 #ifdef TTR_NUMPY_API /* numpy's headers at build time (hatch_build.py): its C API makes and checks the arrays */
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
