@@ -379,3 +379,14 @@ def test_recycled_parallel_dicts_are_never_ones_still_held() -> None:
         seen.add(id(result[1]))
         del result
     assert len(seen) < 20
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_parallel_step_without_the_movers_action_is_refused_alike(compiled: bool) -> None:
+    env = parallel_env(players=2, compiled=compiled)
+    env.reset(seed=3)
+    other = next(agent for agent in env.agents if agent != env.agent_to_move)
+    for actions in ({other: 0}, [], [other]):
+        with pytest.raises(ValueError, match=f"no action for {env.agent_to_move}, the agent to decide"):
+            env.step(actions)  # type: ignore[arg-type]
+    assert env.steps == 0 and env.state is not None and env.state.history == []

@@ -10,6 +10,7 @@ import gymnasium
 import numpy as np
 import pyspiel
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
@@ -89,6 +90,8 @@ def test_gymnasium_make_gives_the_environment_itself_which_refuses_a_step_before
     env = gymnasium.make("TTRNordic-v0", opponents=["random"])
     assert env is env.unwrapped
     with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(ResetNeeded):  # what OrderEnforcing raised
         env.step(0)
     assert env.render() is None
     checked = gymnasium.make("TTRNordic-v0", opponents=["random"], disable_env_checker=False)

@@ -569,7 +569,8 @@ static PyObject *pooled_dict(CoreSpace *sp, int kind, PyObject *const *keys, PyO
 
 /* parallel_step(space, actions, codes, agents, truncate, win, skip): rl/parallel.py's step on the
  * core in one call. actions maps agent names to actions: the agent to decide's (an id, anything
- * int() takes, or None) is applied, the others' ignored; KeyError when it has none. Its code is
+ * int() takes, or None) is applied, the others' ignored; KeyError when it has none (not `in`
+ * actions). Its code is
  * appended to the list codes. Returns (observations, rewards, terminations, truncations, infos),
  * each a dict by agent name (agents: a tuple of one name per seat). truncate: whether this step
  * truncates unless the game ends; win: the end reward kind (apply_id's ValueError for an illegal
@@ -603,11 +604,14 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
     PyObject *name = PyTuple_GET_ITEM(agents, mover), *action;
     if (PyDict_CheckExact(args[1])) {
         action = Py_XNewRef(PyDict_GetItemWithError(args[1], name));
-        if (action == NULL && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
-    } else {
-        action = PyObject_GetItem(args[1], name);
+    } else { /* `name in actions`, then actions[name], as the engine path asks */
+        int has = PySequence_Contains(args[1], name);
+        action = has > 0 ? PyObject_GetItem(args[1], name) : NULL;
     }
-    if (action == NULL) return NULL;
+    if (action == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+        return NULL;
+    }
     PyObject *code = NULL;
     if (action == Py_None) {
         PyErr_SetString(PyExc_ValueError, "no action is not legal now");

@@ -51,6 +51,7 @@ from typing import Any, cast
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from numpy.typing import NDArray
 
 from ttr_nordic import fast
@@ -66,6 +67,13 @@ from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import REWARDS, end_rewards
 
 _GAME_OVER = Phase.GAME_OVER
+
+
+class EpisodeOver(ResetNeeded, RuntimeError):
+    """``step`` before ``reset`` or after the episode's end: a ``RuntimeError``, and Gymnasium's
+    ``ResetNeeded``, which its ``OrderEnforcing`` wrapper raised before the first ``reset`` (the
+    environment is registered without that wrapper and makes the check itself)."""
+
 
 Policy = Callable[[PlayerView, Sequence[Action]], Action]
 """A plain opponent policy: its own view and its legal engine actions in, one of them out."""
@@ -329,7 +337,7 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
             return result
         state = self._state
         if core.game.is_over if core is not None else state is None or state.is_over:
-            raise RuntimeError("call reset() first: the episode is over")
+            raise EpisodeOver("call reset() first: the episode is over")
         # A plain int is checked here; anything else (numpy integers) as the space checks it.
         if type(action) is int:
             if not 0 <= action < self.space.size:
