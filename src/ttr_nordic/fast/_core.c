@@ -20,7 +20,8 @@
  *
  * One translation unit in parts: _random.h (random.Random), _rules.h (state, legal actions,
  * transitions), _scoring.h, _policy.h (Route Focus), this file's Python types, _batch.h (the
- * batched environment), _env.h (one game's RL ids, observations and masks) and _state_io.h
+ * batched environment), _env.h (one game's RL ids, observations and masks), _env_steps.h (the
+ * environments' steps) and _state_io.h
  * (engine states in and out, play-outs).
  */
 #define PY_SSIZE_T_CLEAN
@@ -431,6 +432,7 @@ static PyObject *play_random(PyObject *mod, PyObject *args) {
 
 #include "_batch.h"
 #include "_env.h"
+#include "_env_steps.h"
 #include "_state_io.h"
 
 /* ------------------------------------------------------------------------ Route Focus agents */
