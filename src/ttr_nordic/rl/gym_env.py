@@ -72,7 +72,16 @@ _GAME_OVER = Phase.GAME_OVER
 class EpisodeOver(ResetNeeded, RuntimeError):
     """``step`` before ``reset`` or after the episode's end: a ``RuntimeError``, and Gymnasium's
     ``ResetNeeded``, which its ``OrderEnforcing`` wrapper raised before the first ``reset`` (the
-    environment is registered without that wrapper and makes the check itself)."""
+    environment is registered without that wrapper and makes the check itself).
+
+    >>> import gymnasium, ttr_nordic.rl
+    >>> env = gymnasium.make("TTRNordic-v0", opponents=["random"])
+    >>> try:
+    ...     env.step(0)
+    ... except ResetNeeded as refused:
+    ...     print(refused)
+    call reset() first: the episode is over
+    """
 
 
 Policy = Callable[[PlayerView, Sequence[Action]], Action]
