@@ -33,6 +33,16 @@ def target(source: Path = SOURCE) -> Path:
     return source.with_name(source.stem + sysconfig.get_config_var("EXT_SUFFIX"))
 
 
+def numpy_flags() -> list[str]:
+    """Compiler flags for numpy's C API (its headers and ``TTR_NUMPY_API``), or none where numpy
+    is not installed: the core then makes its RL arrays by calling ``numpy.empty`` (slower)."""
+    try:
+        import numpy
+    except ImportError:
+        return []
+    return [f"-I{numpy.get_include()}", "-DTTR_NUMPY_API"]
+
+
 def build_extension(source: Path, fallback: str, optimization: str = "-O2") -> Path | None:
     """Compile one extension; its path, or None (with the reason on stderr) when it cannot be built."""
     out = target(source)
@@ -44,6 +54,7 @@ def build_extension(source: Path, fallback: str, optimization: str = "-O2") -> P
         "-fPIC",
         "-Wall",
         f"-I{sysconfig.get_paths()['include']}",
+        *(numpy_flags() if source == CORE_SOURCE else []),
         str(source),
         "-o",
         str(out),

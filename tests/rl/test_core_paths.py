@@ -207,9 +207,23 @@ def test_bad_arguments_raise_and_change_nothing() -> None:
     with pytest.raises(ValueError, match="tuple of 2 names"):
         game.game.observations(game.space, ("player_0",))
     with pytest.raises(ValueError, match="tuple of 2 names"):
-        game.game.parallel_step(game.space, first, game.codes, ("a", "b", "c"), False, False, True)
+        game.game.parallel_step(game.space, {"a": first}, game.codes, ("a", "b", "c"), False, False, True)
     with pytest.raises(ValueError, match="not legal now"):
-        game.game.parallel_step(game.space, None, game.codes, ("a", "b"), False, False, False)
+        game.game.parallel_step(game.space, {"a": None}, game.codes, ("a", "b"), False, False, False)
+    with pytest.raises(KeyError, match="'a'"):  # no action for the agent to decide
+        game.game.parallel_step(game.space, {"b": first}, game.codes, ("a", "b"), False, False, True)
+    with pytest.raises(ValueError, match="invalid literal"):  # int()'s own error, even when skipping
+        game.game.parallel_step(game.space, {"a": "first"}, game.codes, ("a", "b"), False, False, True)
+    infos: dict[str, Any] = {"a": {"legal_ids": [first]}}
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.aec_step(game.space, -1, game.codes, infos, ("a", "b"))
+    with pytest.raises(TypeError, match="tuple of 2 names"):
+        game.game.aec_step(game.space, first, game.codes, infos, ("a",))
+    assert infos == {"a": {"legal_ids": [first]}}
+    with pytest.raises(ValueError, match="not legal now"):
+        game.game.gym_step(game.space, -1, game.codes, 0, (None, random.Random(1)), False, False)
+    with pytest.raises(ValueError, match="tuple of 2 entries"):
+        game.game.gym_step(game.space, first, game.codes, 0, (None,), False, False)
     assert game.game.actions == 0 and game.codes == []
 
 
@@ -316,3 +330,63 @@ def test_a_copied_gymnasium_environment_goes_on_alike() -> None:
         assert as_bytes(obs) == as_bytes(twin_obs) and (reward, done) == (twin_reward, twin_done)
         if done:
             break
+
+
+def snapshot(value: Any) -> object:
+    """A parallel step's dict (or a part of one) as plain values, its arrays as bytes and keys in order."""
+    if isinstance(value, dict):
+        return [(key, snapshot(item)) for key, item in value.items()]
+    if isinstance(value, np.ndarray):
+        return as_bytes(value)
+    return list(value) if isinstance(value, list) else value
+
+
+def test_recycled_parallel_dicts_are_never_ones_still_held() -> None:
+    """The parallel step's dicts are written again only once nothing refers to them: whatever a
+    learner keeps (any of the five dicts, one agent's info or observation) never changes, and a
+    dict its holder changed before dropping it (a key removed, the keys reordered, a key added)
+    never comes back changed."""
+    env = parallel_env(players=3, compiled=True)
+    _obs, infos = env.reset(seed=14)
+    rng = random.Random(14)
+    kept: list[tuple[object, object]] = []
+    for step in range(300):
+        mover = env.agent_to_move
+        if mover is None:
+            break
+        result = env.step(dict.fromkeys(env.agents, rng.choice(infos[mover]["legal_ids"])))
+        infos = result[4]
+        if step % 7 < 5:
+            kept.append((result[step % 7], snapshot(result[step % 7])))
+        elif step % 7 == 5:
+            kept.append((infos["player_1"], snapshot(infos["player_1"])))
+        elif step % 14 == 6:  # changed, then dropped
+            result[2]["player_9"] = True
+            result[1]["player_0"] = result[1].pop("player_0")
+            del result[3]["player_2"]
+        for names, part in zip(([*env.possible_agents],) * 5, result, strict=True):
+            assert list(part) == names or step % 14 == 6  # every returned dict in the agents' order
+        del result
+    assert len(kept) > 200
+    for held, before in kept:
+        assert snapshot(held) == before
+    # Dropped dicts were recycled: fewer dicts than steps were made.
+    _obs, infos = env.reset(seed=15)
+    seen = set()
+    for _ in range(20):
+        result = env.step(dict.fromkeys(env.agents, rng.choice(infos[env.agent_to_move]["legal_ids"])))
+        infos = result[4]
+        seen.add(id(result[1]))
+        del result
+    assert len(seen) < 20
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_parallel_step_without_the_movers_action_is_refused_alike(compiled: bool) -> None:
+    env = parallel_env(players=2, compiled=compiled)
+    env.reset(seed=3)
+    other = next(agent for agent in env.agents if agent != env.agent_to_move)
+    for actions in ({other: 0}, [], [other]):
+        with pytest.raises(ValueError, match=f"no action for {env.agent_to_move}, the agent to decide"):
+            env.step(actions)  # type: ignore[arg-type]
+    assert env.steps == 0 and env.state is not None and env.state.history == []

@@ -10,6 +10,7 @@ import gymnasium
 import numpy as np
 import pyspiel
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
@@ -81,6 +82,22 @@ def test_gymnasium_check_env_and_a_masked_episode() -> None:
     state = env.unwrapped.state
     scores = [p.total for p in state.result().players]
     assert reward == scores[0] - scores[1]
+
+
+def test_gymnasium_make_gives_the_environment_itself_which_refuses_a_step_before_reset() -> None:
+    """Registered without OrderEnforcing and PassiveEnvChecker (their forwarding costs a tenth of a
+    step): the environment makes the order check itself; the checker comes back when asked for."""
+    env = gymnasium.make("TTRNordic-v0", opponents=["random"])
+    assert env is env.unwrapped
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(ResetNeeded):  # what OrderEnforcing raised
+        env.step(0)
+    assert env.render() is None
+    checked = gymnasium.make("TTRNordic-v0", opponents=["random"], disable_env_checker=False)
+    assert type(checked).__name__ == "PassiveEnvChecker"
+    obs, _info = checked.reset(seed=2)
+    checked.step(int(np.flatnonzero(obs["action_mask"])[0]))
 
 
 def test_gymnasium_info_holds_the_step_view_and_the_full_view_comes_on_request() -> None:

@@ -50,6 +50,21 @@ def test_rl_speed_benchmark_prints_env_steps_last() -> None:
             assert any(line.startswith(f"ratio_{name}_core ") for line in lines), name
 
 
+def test_mask_to_ids_benchmark_prints_every_way() -> None:
+    out = run("benchmarks/mask_to_ids.py", "--calls", "16", "--runs", "1")
+    names = [line.split()[0] for line in out.strip().splitlines()]
+    assert sorted(names) == sorted(
+        f"{way}_ns"
+        for way in ("bool_view_nonzero", "int8_nonzero", "flatnonzero_bool", "compress", "index_bool", "info_ids")
+    )
+    assert bad_args_refused("benchmarks/mask_to_ids.py", "--runs", "0")
+
+
+def bad_args_refused(script: str, *args: str) -> bool:
+    done = subprocess.run([sys.executable, str(ROOT / script), *args], capture_output=True, text=True, check=False)
+    return done.returncode == 2 and "must be positive" in done.stderr
+
+
 def test_torch_examples_run_where_the_train_sb3_extra_is_installed() -> None:
     """The MaskablePPO and NFSP examples need the ``train-sb3`` extra (torch), which the test
     environment leaves out; where it is installed they run a tiny budget here."""

@@ -20,8 +20,9 @@
  *
  * One translation unit in parts: _random.h (random.Random), _rules.h (state, legal actions,
  * transitions), _scoring.h, _policy.h (Route Focus), this file's Python types, _batch.h (the
- * batched environment), _env.h (one game's RL ids, observations and masks), _state_io.h
- * (engine states in and out, play-outs) and _chance.h (chosen draws: OpenSpiel's chance nodes).
+ * batched environment), _env.h (one game's RL ids, observations and masks), _env_steps.h (the
+ * environments' steps), _state_io.h (engine states in and out, play-outs) and _chance.h (chosen
+ * draws: OpenSpiel's chance nodes).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -340,6 +341,8 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
 static PyObject *CoreGame_apply_drawn(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 static PyObject *CoreGame_sorted_ids(CoreGame *self, PyObject *arg);
 static PyObject *CoreGame_observation_values(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_gym_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *CoreGame_aec_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyMethodDef CoreGame_methods[] = {
     {"clone", (PyCFunction)CoreGame_clone, METH_NOARGS, "an independent copy"},
@@ -370,6 +373,10 @@ static PyMethodDef CoreGame_methods[] = {
     {"sorted_ids", (PyCFunction)CoreGame_sorted_ids, METH_O, "the legal RL action ids, ascending"},
     {"observation_values", (PyCFunction)(void (*)(void))CoreGame_observation_values, METH_FASTCALL,
      "a seat's observation vector as a list of floats"},
+    {"gym_step", (PyCFunction)(void (*)(void))CoreGame_gym_step, METH_FASTCALL,
+     "the Gymnasium environment's step: the learner's id, the opponents the core plays; the observation"},
+    {"aec_step", (PyCFunction)(void (*)(void))CoreGame_aec_step, METH_FASTCALL,
+     "the AEC environment's step: the id applied, the infos' legal ids; the agent to decide next"},
     {NULL},
 };
 
@@ -433,6 +440,7 @@ static PyObject *play_random(PyObject *mod, PyObject *args) {
 
 #include "_batch.h"
 #include "_env.h"
+#include "_env_steps.h"
 #include "_state_io.h"
 #include "_chance.h"
 
@@ -502,6 +510,10 @@ static PyTypeObject CoreAgentType = {
     .tp_methods = CoreAgent_methods,
     .tp_doc = "Route Focus in the core: CoreAgent(seed, light=False, long_weights=False).",
 };
+
+static Agent *route_focus_of(PyObject *obj) {
+    return PyObject_TypeCheck(obj, &CoreAgentType) ? &((CoreAgent *)obj)->agent : NULL;
+}
 
 /* play_route_focus(board, players, first_seed, games, light): Route Focus against Route Focus as
  * benchmarks/engine_speed.py plays it (GameState.new(players, seed=s), the agent of seat q seeded
@@ -577,7 +589,10 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_action_mask = PyUnicode_InternFromString("action_mask")) == NULL ||
         (key_active_agent = PyUnicode_InternFromString("active_agent")) == NULL ||
         (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
-        (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL)
+        (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL ||
+        (key_seat = PyUnicode_InternFromString("seat")) == NULL ||
+        (zero_reward = PyFloat_FromDouble(0.0)) == NULL ||
+        (name_getrandbits = PyUnicode_InternFromString("getrandbits")) == NULL)
         return NULL;
     if ((key_card_pile = PyUnicode_InternFromString("card")) == NULL ||
         (key_ticket_pile = PyUnicode_InternFromString("ticket")) == NULL ||
@@ -590,7 +605,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObjectRef(m, "CoreBatch", (PyObject *)&CoreBatchType) < 0 ||
         PyModule_AddObjectRef(m, "CoreSpace", (PyObject *)&CoreSpaceType) < 0 ||
         PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0 ||
-        PyModule_AddObjectRef(m, "ChanceNode", (PyObject *)&ChanceNodeType) < 0) {
+        PyModule_AddObjectRef(m, "ChanceNode", (PyObject *)&ChanceNodeType) < 0 ||
+        PyModule_AddIntConstant(m, "NUMPY_API", NUMPY_API) < 0) {
         Py_DECREF(m);
         return NULL;
     }

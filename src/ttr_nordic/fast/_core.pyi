@@ -1,4 +1,5 @@
 # The compiled core (see _core.c); optional: ttr_nordic.fast says whether it is built.
+from collections.abc import Mapping
 from typing import Any, overload
 
 class CoreBoard:
@@ -36,7 +37,7 @@ class CoreGame:
     def parallel_step(
         self,
         space: CoreSpace,
-        action: int | None,
+        actions: Mapping[str, Any],
         codes: list[int],
         agents: tuple[str, ...],
         truncate: bool,
@@ -51,6 +52,20 @@ class CoreGame:
     ) -> list[int] | tuple[str, list[tuple[int, float]]]: ...
     def sorted_ids(self, space: CoreSpace, /) -> list[int]: ...
     def observation_values(self, space: CoreSpace, seat: int, /) -> list[float]: ...
+    def gym_step(
+        self,
+        space: CoreSpace,
+        action: int | None,
+        codes: list[int],
+        seat: int,
+        seats: tuple[object, ...],
+        only_vector: bool,
+        win: bool,
+        /,
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]] | None: ...
+    def aec_step(
+        self, space: CoreSpace, action: Any, codes: list[int], infos: dict[str, Any], agents: tuple[str, ...], /
+    ) -> str | None: ...
     def play_out(
         self, seed: int, horizon: int, policies: list[tuple[bool, bool]], max_actions: int = 3000, /
     ) -> None: ...
@@ -136,3 +151,5 @@ class ChanceNode:
         player: int,
         /,
     ) -> None: ...
+
+NUMPY_API: int  # 1: the RL arrays made with numpy's C API; 0: with numpy.empty (built without numpy's headers)

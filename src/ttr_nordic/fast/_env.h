@@ -6,27 +6,48 @@
 
 /* CoreSpace(board, space, claim_index, slotted, layout, arrays): rl/actions.py's ids and
  * rl/observation.py's layout for one board, made once (ttr_nordic.rl.core_game.core_space); the
- * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype), with
- * which observation() makes its arrays. */
-#define POOL 8 /* a learner may hold the last step's observations (one per agent) while asking for the next */
+ * first five arguments as CoreBatch's; arrays is (numpy.empty, float32 dtype, int8 dtype): the
+ * dtypes of observation()'s arrays, which it makes with numpy's C API (numpy.empty in a build
+ * without numpy's headers). */
+#ifdef TTR_NUMPY_API /* numpy's headers at build time (hatch_build.py): its C API makes and checks the arrays */
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#define NUMPY_API 1
+#else
+#define NUMPY_API 0 /* the module's NUMPY_API: which way this build makes its arrays */
+#endif
+
+#define POOL 12 /* a learner may hold the last step's observations (one per agent) while asking for the next,
+                 and parallel_step's pooled dicts the step's before (pooled_dict) */
+#define STEP_POOL 12 /* parallel_step's dicts of one kind: a step's (up to one per seat) and its caller's last ones */
+/* The kinds of parallel_step's dicts: by agent name, and each agent's info. */
+enum { D_OBSERVATIONS, D_REWARDS, D_TERMINATIONS, D_TRUNCATIONS, D_INFOS, D_INFO, STEP_DICT_KINDS };
 
 typedef struct {
     PyObject_HEAD CoreBoard *board;
     IdSpace space;
     ObsLayout layout;
     PyObject *claim_index; /* owns space.claim_index's bytes */
+    PyObject **ids;        /* every action id as a Python int, made once: the legal id lists share them */
     PyObject *empty, *float32, *int8, *obs_size, *mask_size;
     /* observation()'s last results, each made again in place once nothing else refers to it
      * (see recycled below): {"observation", "action_mask"} dicts with their arrays, and vectors. */
     PyObject *dicts[POOL], *vectors[POOL], *masks[POOL], *lone[POOL];
     int next_dict, next_lone;
+    /* parallel_step()'s dicts of each kind, written again once nothing else refers to them (pooled_dict). */
+    PyObject *step_dicts[STEP_DICT_KINDS][STEP_POOL];
+    int next_step_dict[STEP_DICT_KINDS];
 } CoreSpace;
 
-static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids;
+static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids, *key_seat;
+static PyObject *zero_reward; /* 0.0, every reward but the last (a float is immutable: one object serves all) */
 
 static PyTypeObject CoreSpaceType;
 
 static void CoreSpace_dealloc(CoreSpace *self) {
+    if (self->ids != NULL)
+        for (int i = 0; i < self->space.size; i++) Py_XDECREF(self->ids[i]);
+    free(self->ids);
     Py_XDECREF(self->claim_index);
     Py_XDECREF(self->board);
     Py_XDECREF(self->empty);
@@ -34,6 +55,8 @@ static void CoreSpace_dealloc(CoreSpace *self) {
     Py_XDECREF(self->int8);
     Py_XDECREF(self->obs_size);
     Py_XDECREF(self->mask_size);
+    for (int k = 0; k < STEP_DICT_KINDS; k++)
+        for (int i = 0; i < STEP_POOL; i++) Py_XDECREF(self->step_dicts[k][i]);
     for (int i = 0; i < POOL; i++) {
         Py_XDECREF(self->dicts[i]);
         Py_XDECREF(self->vectors[i]);
@@ -56,11 +79,37 @@ static int CoreSpace_init(CoreSpace *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_TypeError, "arrays must be (numpy.empty, float32 dtype, int8 dtype)");
         return -1;
     }
+#ifdef TTR_NUMPY_API
+    /* numpy's C API, loaded here rather than when the module is imported: only the RL
+     * environments, which need numpy anyway, make a CoreSpace (the core runs without numpy). */
+    if (PyArray_API == NULL && _import_array() < 0) return -1;
+    PyObject *f32 = (PyObject *)PyArray_DescrFromType(NPY_FLOAT32), *i8 = (PyObject *)PyArray_DescrFromType(NPY_INT8);
+    int same = f32 == float32 && i8 == int8; /* the dtypes the arrays are checked against */
+    Py_XDECREF(f32);
+    Py_XDECREF(i8);
+    if (!same) {
+        PyErr_SetString(PyExc_TypeError, "arrays must be (numpy.empty, float32 dtype, int8 dtype)");
+        return -1;
+    }
+#endif
     if (parse_space(&((CoreBoard *)board)->b, space, claim_index, slotted, layout, &self->space, &self->layout))
         return -1;
     if ((self->obs_size = PyLong_FromLong(self->layout.size)) == NULL ||
         (self->mask_size = PyLong_FromLong(self->space.size)) == NULL)
         return -1;
+    PyObject **ids = (PyObject **)calloc((size_t)self->space.size, sizeof(PyObject *));
+    if (ids == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < self->space.size; i++) {
+        if ((ids[i] = PyLong_FromLong(i)) == NULL) {
+            while (i > 0) Py_DECREF(ids[--i]);
+            free(ids);
+            return -1;
+        }
+    }
+    self->ids = ids;
     self->board = (CoreBoard *)Py_NewRef(board);
     self->claim_index = Py_NewRef(claim_index);
     self->empty = Py_NewRef(empty);
@@ -121,12 +170,20 @@ no_memory:
     return -1;
 }
 
+/* A new list of the action ids ids[0..n) (ids of sp's space), its ints sp's own. */
+static PyObject *id_list(const CoreSpace *sp, const int *ids, int n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, Py_NewRef(sp->ids[ids[i]]));
+    return out;
+}
+
 /* legal_ids(space): the legal action ids, in the engine's order (ActionSpace.legal_id_list's);
  * empty once the game is over. */
 static PyObject *CoreGame_legal_ids(CoreGame *self, PyObject *arg) {
     CoreSpace *sp = space_arg(self, arg);
     if (sp == NULL || env_legal(self, sp)) return NULL;
-    return int_list(self->env_ids, self->env_legal.n);
+    return id_list(sp, self->env_ids, self->env_legal.n);
 }
 
 /* apply_id(space, id): apply the legal action with this id; its code, or ValueError (and no
@@ -205,6 +262,20 @@ static PyObject *CoreGame_mask(CoreGame *self, PyObject *const *args, Py_ssize_t
     Py_RETURN_NONE;
 }
 
+/* Seat p's reward in a finished game scored r (n players): win, +1 for a winner and -1 for the
+ * others; else its total minus the best other total. */
+static double seat_end_reward(const Result *r, int n, int p, int win) {
+    if (win) {
+        for (int w = 0; w < r->n_winners; w++)
+            if (r->winners[w] == p) return 1.0;
+        return -1.0;
+    }
+    int best_other = INT32_MIN;
+    for (int q = 0; q < n; q++)
+        if (q != p && r->total[q] > best_other) best_other = r->total[q];
+    return (double)(r->total[p] - best_other);
+}
+
 /* end_rewards(win): each seat's reward for the finished game (rl/pettingzoo_env.py's end_rewards). */
 static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
     int win = PyObject_IsTrue(arg);
@@ -219,18 +290,7 @@ static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
     for (int p = 0; p < n; p++) {
-        double value;
-        if (win) {
-            value = -1.0;
-            for (int w = 0; w < r.n_winners; w++)
-                if (r.winners[w] == p) value = 1.0;
-        } else {
-            int best_other = INT32_MIN;
-            for (int q = 0; q < n; q++)
-                if (q != p && r.total[q] > best_other) best_other = r.total[q];
-            value = (double)(r.total[p] - best_other);
-        }
-        PyObject *item = PyFloat_FromDouble(value);
+        PyObject *item = PyFloat_FromDouble(seat_end_reward(&r, n, p, win));
         if (item == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -238,6 +298,16 @@ static PyObject *CoreGame_end_rewards(CoreGame *self, PyObject *arg) {
         PyList_SET_ITEM(out, p, item);
     }
     return out;
+}
+
+/* Whether d's keys are keys[0..n), in this order (the very objects); its values then in held. */
+static int keys_are(PyObject *d, PyObject *const *keys, int n, PyObject **held) {
+    if (PyDict_GET_SIZE(d) != n) return 0;
+    Py_ssize_t pos = 0;
+    PyObject *key;
+    for (int i = 0; i < n; i++)
+        if (!PyDict_Next(d, &pos, &key, &held[i]) || key != keys[i]) return 0;
+    return 1;
 }
 
 /* Whether obj is referred to by refs references only, and by no weak reference: then nothing
@@ -250,6 +320,36 @@ static int recyclable(PyObject *obj, Py_ssize_t refs) {
     return offset > 0 && *(PyObject **)((char *)obj + offset) == NULL;
 }
 
+#ifdef TTR_NUMPY_API
+/* Whether array is still as pooled_array made it: a numpy array of one dimension of items, of
+ * dtype, writable, C-contiguous, holding its own data (not so once its last holder made it
+ * read-only, reshaped, resized or retyped it). */
+static int as_made(PyObject *array, PyObject *dtype, Py_ssize_t items) {
+    PyArrayObject *a = (PyArrayObject *)array;
+    return PyArray_CheckExact(array) && PyArray_NDIM(a) == 1 && PyArray_DIM(a, 0) == items &&
+           (PyObject *)PyArray_DESCR(a) == dtype && PyArray_BASE(a) == NULL &&
+           PyArray_CHKFLAGS(a, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_WRITEABLE);
+}
+
+/* An array of items of dtype for the pool's slot: a recycled one (refs references, the pool's
+ * among them, and still as made), else a new one made with numpy's C API, replacing the slot's;
+ * *data is where to write its items (until Python code runs). size and format are the fallback's. */
+static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, PyObject *size, PyObject *dtype,
+                              const char *format, Py_ssize_t items, void **data) {
+    (void)sp, (void)size, (void)format;
+    if (*slot != NULL && recyclable(*slot, refs) && as_made(*slot, dtype, items)) {
+        *data = PyArray_DATA((PyArrayObject *)*slot);
+        return Py_NewRef(*slot);
+    }
+    npy_intp dims[1] = {items};
+    Py_INCREF(dtype); /* stolen by PyArray_NewFromDescr */
+    PyObject *array = PyArray_NewFromDescr(&PyArray_Type, (PyArray_Descr *)dtype, 1, dims, NULL, NULL, 0, NULL);
+    if (array == NULL) return NULL;
+    *data = PyArray_DATA((PyArrayObject *)array);
+    Py_XSETREF(*slot, Py_NewRef(array));
+    return array;
+}
+#else
 /* The head of a numpy array: numpy's PyArrayObject_fields, part of its ABI since 1.7 (numpy 2
  * kept it). Read only to see that a recycled array is still as numpy.empty made it, without the
  * buffer protocol's cost; trusted only once a fresh array's head matched its buffer. */
@@ -307,12 +407,15 @@ static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, P
     Py_XSETREF(*slot, Py_NewRef(array));
     return array;
 }
+#endif
 
 /* observation(space, seat): {"observation": seat's vector, "action_mask": seat's legal ids} as
  * float32 and int8 arrays that no one else holds (the PettingZoo form); the mask is all zero
  * unless seat decides now. With only_vector true (a third argument), the vector alone.
  * The arrays and dicts of earlier calls are written again once nothing else refers to them
  * (making numpy arrays cost more than the rest of an environment's step). */
+static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector);
+
 static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 && nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "observation(space, seat[, only_vector]) takes 2 or 3 arguments");
@@ -328,6 +431,11 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     }
     int only_vector = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
     if (only_vector < 0) return NULL;
+    return observation_of(self, sp, (int)seat, only_vector);
+}
+
+/* observation()'s result for a seat of the game (checked by the caller). */
+static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector) {
     int decides = self->s.phase != PH_GAME_OVER && self->s.current == seat;
     if (decides && !only_vector && env_legal(self, sp)) return NULL;
     void *obs_data, *mask_data;
@@ -338,34 +446,33 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
         if (at < 0) at = sp->next_lone = (sp->next_lone + 1) % POOL;
         PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_data);
         if (obs == NULL) return NULL;
-        encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
+        encode_obs(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data);
         return obs;
     }
-    /* A dict of the pool that only the pool holds, still holding the pool's two arrays. */
+    /* A dict of the pool that only the pool holds, still holding the pool's two arrays (its keys
+     * and values read in order: "observation", then "action_mask", as this function sets them). */
     int at = -1;
     for (int i = 0; i < POOL && at < 0; i++) {
-        PyObject *d = sp->dicts[i];
-        if (d != NULL && recyclable(d, 1) && PyDict_GET_SIZE(d) == 2 &&
-            PyDict_GetItemWithError(d, key_observation) == sp->vectors[i] &&
-            PyDict_GetItemWithError(d, key_action_mask) == sp->masks[i])
+        PyObject *d = sp->dicts[i], *held[2];
+        PyObject *const keys[2] = {key_observation, key_action_mask};
+        if (d != NULL && recyclable(d, 1) && keys_are(d, keys, 2, held) && held[0] == sp->vectors[i] &&
+            held[1] == sp->masks[i])
             at = i;
     }
-    if (at < 0) {
-        if (PyErr_Occurred()) return NULL;
+    int recycled = at >= 0; /* then the dict holds the slot's arrays: each is recycled where only the pool and it do */
+    if (!recycled) {
         at = sp->next_dict = (sp->next_dict + 1) % POOL;
         PyObject *fresh = PyDict_New();
         if (fresh == NULL) return NULL;
         Py_XSETREF(sp->dicts[at], fresh);
     }
-    PyObject *out = sp->dicts[at];
-    /* Each array is recycled where only the pool and this dict hold it. */
-    Py_ssize_t refs = PyDict_GetItemWithError(out, key_observation) == sp->vectors[at] ? 2 : 1;
-    PyObject *obs = pooled_array(sp, &sp->vectors[at], refs, sp->obs_size, sp->float32, "f", sp->layout.size,
-                                 &obs_data);
+    PyObject *out = sp->dicts[at], *before[2] = {sp->vectors[at], sp->masks[at]};
+    PyObject *obs = pooled_array(sp, &sp->vectors[at], recycled ? 2 : 1, sp->obs_size, sp->float32, "f",
+                                 sp->layout.size, &obs_data);
     if (obs == NULL) return NULL;
-    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)obs_data);
-    refs = PyDict_GetItemWithError(out, key_action_mask) == sp->masks[at] ? 2 : 1;
-    PyObject *mask = pooled_array(sp, &sp->masks[at], refs, sp->mask_size, sp->int8, "b", sp->space.size, &mask_data);
+    encode_obs(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data);
+    PyObject *mask = pooled_array(sp, &sp->masks[at], recycled ? 2 : 1, sp->mask_size, sp->int8, "b", sp->space.size,
+                                  &mask_data);
     if (mask == NULL) {
         Py_DECREF(obs);
         return NULL;
@@ -374,7 +481,9 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     memset(cells, 0, (size_t)sp->space.size);
     if (decides)
         for (int i = 0; i < self->env_legal.n; i++) cells[self->env_ids[i]] = 1;
-    int failed = PyDict_SetItem(out, key_observation, obs) < 0 || PyDict_SetItem(out, key_action_mask, mask) < 0;
+    /* Set where the dict does not hold them already (a recycled dict's arrays recycled too). */
+    int failed = (!recycled || obs != before[0]) && PyDict_SetItem(out, key_observation, obs) < 0;
+    failed = failed || ((!recycled || mask != before[1]) && PyDict_SetItem(out, key_action_mask, mask) < 0);
     Py_DECREF(obs);
     Py_DECREF(mask);
     return failed ? NULL : Py_NewRef(out);
@@ -397,7 +506,7 @@ static PyObject *CoreGame_step_id(CoreGame *self, PyObject *const *args, Py_ssiz
     int failed = PyList_Append(args[2], code);
     Py_DECREF(code);
     if (failed || env_legal(self, (CoreSpace *)args[0])) return NULL;
-    return int_list(self->env_ids, self->env_legal.n);
+    return id_list((CoreSpace *)args[0], self->env_ids, self->env_legal.n);
 }
 
 /* observations(space, agents): {agents[seat]: observation(space, seat)} for every seat (agents a
@@ -429,106 +538,4 @@ static PyObject *CoreGame_observations(CoreGame *self, PyObject *const *args, Py
 fail:
     Py_DECREF(out);
     return NULL;
-}
-
-/* A dict of one value per agent name (each value's reference taken; NULL and all released on failure). */
-static PyObject *by_agent(PyObject *agents, PyObject **values, int n) {
-    PyObject *out = PyDict_New();
-    for (int i = 0; i < n; i++) {
-        if (out != NULL && (values[i] == NULL || PyDict_SetItem(out, PyTuple_GET_ITEM(agents, i), values[i]) < 0))
-            Py_CLEAR(out);
-        Py_XDECREF(values[i]);
-    }
-    return out;
-}
-
-/* parallel_step(space, action, codes, agents, truncate, win, skip): rl/parallel.py's step on the
- * core in one call. action (an id, or None) is the agent to decide's; its code is appended to the
- * list codes. Returns (observations, rewards, terminations, truncations, infos), each a dict by
- * agent name (agents: a tuple of one name per seat). truncate: whether this step truncates unless
- * the game ends; win: the end reward kind (apply_id's ValueError for an illegal action or None,
- * unless skip: then nothing changes and the agent's info says illegal_action). */
-static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "parallel_step(space, action, codes, agents, truncate, win, skip) takes 7 "
-                                         "arguments");
-        return NULL;
-    }
-    CoreSpace *sp = space_arg(self, args[0]);
-    if (sp == NULL) return NULL;
-    PyObject *agents = args[3];
-    int n = self->s.players;
-    if (!PyTuple_Check(agents) || PyTuple_GET_SIZE(agents) != n) {
-        PyErr_Format(PyExc_ValueError, "agents must be a tuple of %d names, one per seat", n);
-        return NULL;
-    }
-    if (!PyList_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "codes must be a list");
-        return NULL;
-    }
-    int truncate = PyObject_IsTrue(args[4]), win = PyObject_IsTrue(args[5]), skip = PyObject_IsTrue(args[6]);
-    if (truncate < 0 || win < 0 || skip < 0) return NULL;
-    if (self->s.phase == PH_GAME_OVER) {
-        PyErr_SetString(PyExc_ValueError, "the game is over");
-        return NULL;
-    }
-    int mover = self->s.current, illegal = 0;
-    PyObject *code = NULL;
-    if (args[1] == Py_None)
-        PyErr_SetString(PyExc_ValueError, "no action is not legal now");
-    else
-        code = CoreGame_apply_id(self, args, 2);
-    if (code == NULL) {
-        if (!skip || !PyErr_ExceptionMatches(PyExc_ValueError)) return NULL;
-        PyErr_Clear();
-        illegal = 1;
-    } else {
-        int failed = PyList_Append(args[2], code);
-        Py_DECREF(code);
-        if (failed) return NULL;
-    }
-    if (env_legal(self, sp)) return NULL;
-    int over = self->s.phase == PH_GAME_OVER;
-    PyObject *ends = NULL, *values[3], *rewards, *terminations, *truncations, *infos, *observations;
-    if (over && (ends = CoreGame_end_rewards(self, win ? Py_True : Py_False)) == NULL) return NULL;
-    for (int p = 0; p < n; p++) values[p] = over ? Py_NewRef(PyList_GET_ITEM(ends, p)) : PyFloat_FromDouble(0.0);
-    Py_XDECREF(ends);
-    rewards = by_agent(agents, values, n);
-    for (int p = 0; p < n; p++) values[p] = Py_NewRef(over ? Py_True : Py_False);
-    terminations = by_agent(agents, values, n);
-    for (int p = 0; p < n; p++) values[p] = Py_NewRef(!over && truncate ? Py_True : Py_False);
-    truncations = by_agent(agents, values, n);
-    PyObject *active = over ? Py_None : PyTuple_GET_ITEM(agents, self->s.current);
-    for (int p = 0; p < n; p++) {
-        PyObject *info = PyDict_New(), *legal = NULL;
-        if (info != NULL) {
-            legal = !over && p == self->s.current ? int_list(self->env_ids, self->env_legal.n) : PyList_New(0);
-            if (legal == NULL || PyDict_SetItem(info, key_active_agent, active) < 0 ||
-                PyDict_SetItem(info, key_illegal_action, illegal && p == mover ? Py_True : Py_False) < 0 ||
-                PyDict_SetItem(info, key_legal_ids, legal) < 0)
-                Py_CLEAR(info);
-            Py_XDECREF(legal);
-        }
-        values[p] = info;
-    }
-    infos = by_agent(agents, values, n);
-    PyObject *call[2] = {args[0], agents};
-    observations = CoreGame_observations(self, call, 2);
-    if (observations == NULL || rewards == NULL || terminations == NULL || truncations == NULL || infos == NULL) {
-        Py_XDECREF(observations);
-        Py_XDECREF(rewards);
-        Py_XDECREF(terminations);
-        Py_XDECREF(truncations);
-        Py_XDECREF(infos);
-        return NULL;
-    }
-    PyObject *out = PyTuple_New(5);
-    PyObject *parts[5] = {observations, rewards, terminations, truncations, infos};
-    for (int i = 0; i < 5; i++) {
-        if (out != NULL)
-            PyTuple_SET_ITEM(out, i, parts[i]); /* stolen */
-        else
-            Py_DECREF(parts[i]);
-    }
-    return out;
 }

@@ -37,7 +37,16 @@ from .parallel import TTRNordicParallel, parallel_env
 from .pettingzoo_env import TTRNordicAEC, aec_env
 
 if "TTRNordic-v0" not in gymnasium.registry:
-    gymnasium.register(id="TTRNordic-v0", entry_point="ttr_nordic.rl.gym_env:TTRNordicGym")
+    # Without gymnasium.make's OrderEnforcing and PassiveEnvChecker wrappers: the environment
+    # refuses step() before reset() itself, and passes gymnasium's full check_env (its tests);
+    # the two wrappers' forwarding cost a tenth of a step. make(..., disable_env_checker=False)
+    # puts the checker back.
+    gymnasium.register(
+        id="TTRNordic-v0",
+        entry_point="ttr_nordic.rl.gym_env:TTRNordicGym",
+        order_enforce=False,
+        disable_env_checker=True,
+    )
 
 __all__ = [
     "ActionSpace",

@@ -60,7 +60,8 @@ def space_numbers() -> tuple[int, ...]:
 @cache
 def core_space() -> CoreSpace:
     """The core's copy of the action ids and the observation layout (made once)."""
-    arrays = (np.empty, np.dtype(np.float32), np.dtype(np.int8))  # what observation() makes its arrays with
+    # The dtypes of observation()'s arrays, and numpy.empty for a core built without numpy's headers.
+    arrays = (np.empty, np.dtype(np.float32), np.dtype(np.int8))
     space: CoreSpace = fast.core_module().CoreSpace(
         fast.core_board(), space_numbers(), claim_table(), sorted(action_space().slotted_routes), layout(), arrays
     )

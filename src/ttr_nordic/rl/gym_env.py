@@ -51,6 +51,7 @@ from typing import Any, cast
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from numpy.typing import NDArray
 
 from ttr_nordic import fast
@@ -66,6 +67,22 @@ from .observation import SIZE, ObservationEncoder
 from .pettingzoo_env import REWARDS, end_rewards
 
 _GAME_OVER = Phase.GAME_OVER
+
+
+class EpisodeOver(ResetNeeded, RuntimeError):
+    """``step`` before ``reset`` or after the episode's end: a ``RuntimeError``, and Gymnasium's
+    ``ResetNeeded``, which its ``OrderEnforcing`` wrapper raised before the first ``reset`` (the
+    environment is registered without that wrapper and makes the check itself).
+
+    >>> import gymnasium, ttr_nordic.rl
+    >>> env = gymnasium.make("TTRNordic-v0", opponents=["random"])
+    >>> try:
+    ...     env.step(0)
+    ... except ResetNeeded as refused:
+    ...     print(refused)
+    call reset() first: the episode is over
+    """
+
 
 Policy = Callable[[PlayerView, Sequence[Action]], Action]
 """A plain opponent policy: its own view and its legal engine actions in, one of them out."""
@@ -156,10 +173,13 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         )
         self.action_space: spaces.Discrete = spaces.Discrete(self.space.size)
         self.compiled = use_core(compiled)
+        self._win = reward == "win"
+        self._ids = self.space.size
         self._state: GameState | None = None
         self._core: CoreEnvGame | None = None
         # The opponents of a core episode: a RandomAgent's generator, Route Focus in the core, an IdPolicy.
         self._core_opponents: dict[int, Any] = {}
+        self._core_seats: tuple[object, ...] = ()
         self.seat = 0
         self._opponents: dict[int, Agent | IdPolicy] = {}
         # Per opponent seat: whether its views carry the log, and how it gets the legal actions.
@@ -186,16 +206,18 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
             return len(core.codes)
         return 0 if self._state is None else len(self._state.history)
 
+    def _info(self) -> dict[str, Any]:
+        """A step's info on the core."""
+        core, seat = self._core, self.seat
+        if self.info_view and core is not None:
+            return {"view": make_step_view(core.engine_state(), seat), "seat": seat}
+        return {"seat": seat}
+
     def _obs(self) -> tuple[Any, dict[str, Any]]:
         """The learner's observation and the step's info."""
         core = self._core
         if core is not None:
-            seat = self.seat
-            if self.info_view:
-                info: dict[str, Any] = {"view": make_step_view(core.engine_state(), seat), "seat": seat}
-            else:
-                info = {"seat": seat}
-            return core.game.observation(core.space, seat, self.flat), info
+            return core.game.observation(core.space, self.seat, self.flat), self._info()
         state = self._state
         assert state is not None
         # The legal ids and their actions in the engine's order (empty once the game is over).
@@ -288,9 +310,11 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         self._state = self._core = None
         if self.compiled and None not in core_opponents.values():
             self._core_opponents = core_opponents
-            self._core = CoreEnvGame(self.players, game_seed, first)
-            self._play_core_opponents(self._core)
-            return self._obs()
+            # What the core plays itself, seat by seat (None: this class plays it, see _play_core_opponents).
+            self._core_seats = tuple(_played_in_core(core_opponents.get(p)) for p in range(self.players))
+            core = self._core = CoreEnvGame(self.players, game_seed, first)
+            result = core.game.gym_step(core.space, None, core.codes, self.seat, self._core_seats, self.flat, False)
+            return self._after_opponents(core) if result is None else result[0], self._info()
         self._state = GameState.new(players=self.players, seed=game_seed, first_player=first)
         opponents = self._opponents.items()
         self._opponent_logs = {p: getattr(agent, "reads_log", True) is not False for p, agent in opponents}
@@ -309,9 +333,20 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         core = self._core
+        if core is not None and type(action) is int and 0 <= action < self._ids:
+            # On the core with a plain int id: the step in one call (its checks made there).
+            try:
+                result = core.game.gym_step(
+                    core.space, action, core.codes, self.seat, self._core_seats, self.flat, self._win
+                )
+            except ValueError:
+                return self._illegal(action)
+            if result is None or self.info_view:
+                return self._step_core_slowly(core, result)
+            return result
         state = self._state
         if core.game.is_over if core is not None else state is None or state.is_over:
-            raise RuntimeError("call reset() first: the episode is over")
+            raise EpisodeOver("call reset() first: the episode is over")
         # A plain int is checked here; anything else (numpy integers) as the space checks it.
         if type(action) is int:
             if not 0 <= action < self.space.size:
@@ -321,18 +356,12 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         else:
             raise ValueError(f"action ids are 0 to {self.space.size - 1}, got {action!r}")
         if core is not None:
-            return self._step_core(core, action)
+            return self.step(action)
         assert state is not None
         try:
             chosen = self._legal_actions[self._legal_ids.index(action)]
         except ValueError:
-            reason = f"action {action} ({self.space.describe(action)}) is not legal now"
-            if self.on_illegal == "raise":
-                raise ValueError(reason) from None
-            # As PettingZoo's classic games do: the episode ends with a penalty, the game is untouched.
-            obs, info = self._obs()
-            self._state = None
-            return obs, -1.0, True, False, {**info, "illegal_action": reason}
+            return self._illegal(action)
         # From this decision's legal list, so the engine's checks would only repeat themselves.
         state.apply_unchecked(chosen)
         self._play_opponents()
@@ -341,23 +370,34 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         reward = end_rewards(state, self.reward_kind)[self.seat] if done else 0.0
         return obs, reward, done, False, info
 
-    def _step_core(self, core: CoreEnvGame, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """:meth:`step` on the core (``action`` checked to be an id): the same results."""
-        game = core.game
-        try:
-            core.codes.append(game.apply_id(core.space, action))
-        except ValueError:
-            reason = f"action {action} ({self.space.describe(action)}) is not legal now"
-            if self.on_illegal == "raise":
-                raise ValueError(reason) from None
-            obs, info = self._obs()
-            self._core = None
-            return obs, -1.0, True, False, {**info, "illegal_action": reason}
-        self._play_core_opponents(core)
+    def _illegal(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The learner's ``action`` is an id no legal action has: raise, or end the episode as
+        PettingZoo's classic games do (a penalty, the game untouched)."""
+        reason = f"action {action} ({self.space.describe(action)}) is not legal now"
+        if self.on_illegal == "raise":
+            raise ValueError(reason) from None
         obs, info = self._obs()
-        if game.is_over:
-            return obs, core.end_rewards(self.reward_kind)[self.seat], True, False, info
-        return obs, 0.0, False, False, info
+        self._state = self._core = None
+        return obs, -1.0, True, False, {**info, "illegal_action": reason}
+
+    def _step_core_slowly(
+        self, core: CoreEnvGame, result: tuple[Any, float, bool, bool, dict[str, Any]] | None
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """A core step that ``gym_step`` left to finish here: an opponent the core does not play
+        (an :class:`IdPolicy`) to decide, or the view to put in the info."""
+        if result is None:
+            obs = self._after_opponents(core)
+            over = core.game.is_over
+            reward = core.end_rewards(self.reward_kind)[self.seat] if over else 0.0
+            return obs, reward, over, False, self._info()
+        obs, reward, over, truncated, _info = result
+        return obs, reward, over, truncated, self._info()
+
+    def _after_opponents(self, core: CoreEnvGame) -> Any:
+        """The learner's observation once the opponents to decide have played (those the core does
+        not play, an :class:`IdPolicy`, here)."""
+        self._play_core_opponents(core)
+        return core.game.observation(core.space, self.seat, self.flat)
 
     def render(self) -> str | None:
         s = self.state
@@ -366,6 +406,16 @@ class TTRNordicGym(gymnasium.Env[Any, Any]):
         rows = [f"turn {s.turn}, {s.phase.value}; you are player {self.seat}"]
         rows += [f"player {p}: score {s.scores[p]}, trains {s.trains[p]}" for p in range(s.num_players)]
         return "\n".join(rows)
+
+
+def _played_in_core(opponent: object) -> object:
+    """What ``CoreGame.gym_step`` plays for a seat: a ``CoreAgent``, or a ``random.Random``
+    (exactly that type: its ``randrange`` is what the core reproduces); None for the rest."""
+    if opponent is None or isinstance(opponent, IdPolicy):
+        return None
+    if isinstance(opponent, random.Random):
+        return opponent if type(opponent) is random.Random else None
+    return opponent  # Route Focus in the core
 
 
 def _core_opponent(agent: Agent | IdPolicy, seed: int | None) -> object | None:

@@ -24,7 +24,7 @@ picks one, and ``env.state`` is the engine's state either way (read only on the 
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -72,6 +72,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.illegal = illegal
+        self._win, self._skip = reward == "win", illegal == "skip"
         self.space = action_space()
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._agent_names = tuple(self.possible_agents)
@@ -168,10 +169,27 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         dict[str, dict[str, Any]],
     ]:
         """Apply the action of the agent to decide; the other agents' actions are ignored."""
-        if (self._state is None and self._core is None) or not self.agents:
+        core = self._core
+        if core is not None and self.agents:
+            # On the core: the action applied, every agent's observation and the five dicts made
+            # in one call (the engine path's results, without Python per agent).
+            cycles = self.max_cycles
+            truncate = cycles is not None and self.steps + 1 >= cycles
+            game = core.game
+            try:
+                result = game.parallel_step(
+                    core.space, actions, core.codes, self._agent_names, truncate, self._win, self._skip
+                )
+            except (KeyError, ValueError) as error:
+                self._refuse(actions, error)
+            self.steps += 1
+            if truncate or game.is_over:
+                self.agents = []
+            if self.render_mode == "human":
+                self.render()
+            return result
+        if self._state is None or not self.agents:
             raise RuntimeError("call reset() first: the game is over or not started")
-        if self._core is not None:
-            return self._step_core(self._core, actions)
         mover = self.agent_to_move
         assert mover is not None
         if mover not in actions:
@@ -202,43 +220,16 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def _step_core(
-        self, core: CoreEnvGame, actions: dict[str, Any]
-    ) -> tuple[
-        dict[str, dict[str, NDArray[Any]]],
-        dict[str, float],
-        dict[str, bool],
-        dict[str, bool],
-        dict[str, dict[str, Any]],
-    ]:
-        """:meth:`step` on the core: the action applied, every agent's observation and the five
-        dicts made in one call into the core (the engine path's results, without Python per agent)."""
-        game = core.game
-        agents = self.agents  # every agent is in the game until its end: agents are the seats in order
-        mover = agents[game.current]
-        if mover not in actions:
-            raise ValueError(f"no action for {mover}, the agent to decide")
+    def _refuse(self, actions: dict[str, Any], error: Exception) -> NoReturn:
+        """Why the core refused a step: no action for the agent to decide, or an illegal one."""
+        core = self._core
+        assert core is not None
+        mover = self.possible_agents[core.game.current]
+        if isinstance(error, KeyError):
+            raise ValueError(f"no action for {mover}, the agent to decide") from None
         action = actions[mover]
-        truncate = self.max_cycles is not None and self.steps + 1 >= self.max_cycles
-        try:
-            result = game.parallel_step(
-                core.space,
-                None if action is None else int(action),
-                core.codes,
-                self._agent_names,
-                truncate,
-                self.reward_kind == "win",
-                self.illegal == "skip",
-            )
-        except ValueError:
-            shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
-            raise ValueError(f"action {shown} is not legal now") from None
-        self.steps += 1
-        if truncate or game.is_over:
-            self.agents = []
-        if self.render_mode == "human":
-            self.render()
-        return result
+        shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
+        raise ValueError(f"action {shown} is not legal now") from None
 
     def _apply(self, action_id: int) -> bool:
         """Apply the legal action with this id on the engine; False (and no change) if none has it."""

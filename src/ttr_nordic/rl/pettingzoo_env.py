@@ -81,6 +81,7 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.space = action_space()
         self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._agent_names = tuple(self.possible_agents)
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
             a: spaces.Dict(
@@ -188,18 +189,16 @@ class TTRNordicAEC(AECEnv):  # type: ignore[misc]
                 self._was_dead_step(action)
                 return
             assert action is not None
-            try:  # one call: apply, record the code, list the next decision's ids
-                legal = game.step_id(core.space, int(action), core.codes)
+            # One call: apply, record the code, a new info dict for the agent that acted and for
+            # the one to decide (a caller may keep the old ones), which it names.
+            try:
+                agent = game.aec_step(core.space, action, core.codes, self.infos, self._agent_names)
             except ValueError:
                 raise ValueError(f"action {action} ({self.space.describe(int(action))}) is not legal now") from None
-            # A new info dict for the agent that acted and the one to decide (a caller may keep the old ones).
-            infos = self.infos
-            infos[self.agent_selection] = {"legal_ids": []}
-            if legal:
-                agent = self.agent_selection = self.possible_agents[game.current]
-                infos[agent] = {"legal_ids": legal}
-            else:  # no legal id: the game is over
+            if agent is None:  # the game is over
                 self._finish(core.end_rewards(self.reward_kind))
+            else:
+                self.agent_selection = agent
             if self.render_mode == "human":
                 self.render()
             return
