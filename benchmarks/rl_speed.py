@@ -225,7 +225,11 @@ def gymnasium_steps(steps: int, seed: int) -> float:
 
 def openspiel_steps(steps: int, seed: int, engine: str | None = None) -> float:
     engine = engine or {None: "auto", True: "core", False: "python"}[COMPILED]
-    game = pyspiel.load_game("ttr_nordic", {"engine": engine})
+    return openspiel_loop(pyspiel.load_game("ttr_nordic", {"engine": engine}), steps, seed)
+
+
+def openspiel_loop(game: Any, steps: int, seed: int) -> float:
+    """The OpenSpiel runners' loop: ``steps`` decisions of random play on ``game``."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     done = 0
@@ -334,21 +338,7 @@ pyspiel.register_game(_FLOOR_TYPE, _FloorGame)
 def openspiel_floor_steps(steps: int, seed: int) -> float:
     """The OpenSpiel runner's loop on a Python game that does nothing: what OpenSpiel's calls
     into a Python game, ``play_chance`` and the lists cost by themselves."""
-    game = pyspiel.load_game("ttr_nordic_floor")
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    done = 0
-    started = CLOCK()
-    while done < steps:
-        if state.is_terminal():
-            state = game.new_initial_state()
-        play_chance(state, rng)
-        if state.is_terminal():
-            continue
-        state.observation_tensor(state.current_player())
-        state.apply_action(rng.choice(state.legal_actions()))
-        done += 1
-    return steps / (CLOCK() - started)
+    return openspiel_loop(pyspiel.load_game("ttr_nordic_floor"), steps, seed)
 
 
 WARM_UP_SEED = 1000
