@@ -82,3 +82,50 @@ def test_the_start_page_leads_to_the_lobby(page: Any) -> None:
     page.click("#lobby-entry")
     page.wait_for_url("**/lobby")
     expect(page.locator("h1")).to_have_text("Lobby")
+
+
+def test_the_creator_keeps_the_seat_through_a_starting_table_and_a_refused_poll(
+    browser: Any, browser_context_args: dict[str, Any]
+) -> None:
+    # A busy server answers the creator's poll with the table still "starting" (the last seat is
+    # taken, the game not yet created) or refuses it (429): the page keeps the seat and, once the
+    # game exists, opens it. (Dropping the seat on either left the creator in the lobby for good.)
+    one, two = browser.new_context(**browser_context_args), browser.new_context(**browser_context_args)
+    try:
+        first = _lobby(one)
+        first.fill("#lobby-name", "Astrid")
+        first.click("#lobby-create")
+        expect(first.locator("#lobby-mine")).to_contain_text("Waiting for players")
+        table_id = first.locator("#lobby-mine .lobby-waiting").get_attribute("data-table")
+        answers = ["starting", "refused"]
+        seen: list[str] = []
+
+        def busy(route: Any) -> None:
+            if not answers:
+                route.continue_()
+                return
+            answer = answers.pop(0)
+            seen.append(answer)
+            if answer == "refused":
+                body = '{"error": {"code": "RATE_LIMITED", "message": "too many requests"}}'
+                route.fulfill(status=429, content_type="application/json", body=body)
+                return
+            table = route.fetch().json()
+            route.fulfill(json={**table, "status": "starting"})
+
+        second = _lobby(two)
+        second.fill("#lobby-name", "Leif")
+        first.route(f"**/api/lobby/tables/{table_id}", busy)
+        expect(first.locator("#lobby-mine")).to_contain_text("Starting the game")
+        for width, height in ((1440, 900), (1366, 768), (390, 844)):
+            first.set_viewport_size({"width": width, "height": height})
+            shot(first, f"lobby-starting-{width}x{height}")
+        second.locator("#lobby-tables tr", has_text="Astrid").locator(".lobby-join").click()
+        second.wait_for_url("**/play/**")
+        first.wait_for_url("**/play/**", timeout=15000)
+        assert seen == ["starting", "refused"]
+        assert first.url.split("?")[0] == second.url.split("?")[0]
+        expect(first.locator("#players")).to_contain_text("Leif")
+    finally:
+        one.close()
+        two.close()

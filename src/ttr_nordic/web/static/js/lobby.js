@@ -145,8 +145,18 @@ export function lobbyPage(app) {
     const boxes = [];
     for (const id of ids) {
       let data;
-      try { data = await api(`/api/lobby/tables/${encodeURIComponent(id)}`); } catch { dropSeat(id); continue; }
+      try { data = await api(`/api/lobby/tables/${encodeURIComponent(id)}`); } catch (err) {
+        // Only a table the server no longer knows is forgotten; a refused or lost request
+        // (busy server, 429, network) leaves the seat and what is shown, and the next poll asks again.
+        if (err.code === "TABLE_NOT_FOUND") { dropSeat(id); continue; }
+        return;
+      }
       if (data.status === "started") return open(data, held[id].ticket);
+      if (data.status === "starting") {
+        // The last seat was just taken and the game is being created: the next poll opens it.
+        boxes.push(el("div", { class: "lobby-waiting", "data-table": id }, el("p", {}, el("strong", { text: t("lobby.starting") }))));
+        continue;
+      }
       if (data.status !== "open") { dropSeat(id); continue; }
       const headers = { "X-Table-Ticket": held[id].ticket };
       const level = el("select", { "aria-label": t("lobby.computerLevel"), class: "lobby-level" },
