@@ -13,7 +13,10 @@ Each callable takes a seed and returns an agent; e.g.::
 - ``turn_search_x1`` and ``turn_search_x10``: the *expert* level (``TURN_SEARCH_SETTINGS``) with
   ``core_rollout_scale`` 1 and 10 (its rollout caps as in Python, or ten times them where the
   rollouts run in the compiled core), clocks off so that the load on the machine changes nothing
-  (on a quiet core both stay within the level's 0.8 s a turn: ``expert_rollouts.py --presets``).
+  (on a quiet core both stay within the level's 0.8 s a turn: ``expert_rollouts.py --presets``);
+- ``turn_search_full_x10``: the *expert* level with every rollout played to the end (``horizon``
+  0, no value model) and ten times its rollout caps in the core: 1,200 full rollouts a turn,
+  about what the core plays in 0.8 s (``expert_rollouts.py --horizon 0``), clocks off.
 """
 
 from __future__ import annotations
@@ -58,3 +61,9 @@ def turn_search_x1(seed: int | None) -> RolloutSearchAgent:
 
 def turn_search_x10(seed: int | None) -> RolloutSearchAgent:
     return _turn_search(seed, 10.0)
+
+
+def turn_search_full_x10(seed: int | None) -> RolloutSearchAgent:
+    settings = {**TURN_SEARCH_SETTINGS, "horizon": 0, "core_full_rollout_scale": 10.0}
+    settings.update(time_limit=None, turn_time=None)
+    return RolloutSearchAgent(seed=seed, name="turn_search_full_x10", **settings)  # type: ignore[arg-type]

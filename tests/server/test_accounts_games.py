@@ -79,6 +79,7 @@ def test_a_rated_game_changes_both_ratings_once(client: TestClient) -> None:
         "rated": True,
         "state": "pending",
         "reason": None,
+        "reason_code": None,
         "held": [{"seat": 0, "player": "Rater1"}, {"seat": 1, "player": "Rater2"}],
         "started": False,
         "changes": [],
@@ -158,6 +159,7 @@ def test_a_rated_game_without_every_account_is_not_rated(client: TestClient) -> 
     rating = client.get(f"/api/games/{game_id}/rating").json()
     assert rating["state"] == "unrated" and rating["changes"] == []
     assert rating["reason"] == "not every seat was held by an account when the game started"
+    assert rating["reason_code"] == "SEAT_NOT_HELD"  # the pages word the code in their language
     assert client.get("/api/ratings?names=Lonely1").json()["ratings"][0]["games"] == 0
     # Only online games between people can be asked rated.
     use(client, session)

@@ -87,6 +87,7 @@ def test_an_uploaded_variant_file_with_its_board_file(client: TestClient) -> Non
         "description": load_variant(EXAMPLES / "small-board.toml").description,
         "official": False,
         "custom_board": True,
+        "shipped": True,  # the same rules and board as the shipped one: the pages may word it their way
     }
     board = client.get(f"/api/games/{game['id']}/board").json()
     assert [c["name"] for c in board["cities"]] == ["Ada", "Bel", "Cor", "Dun", "Eri", "Fen", "Gal", "Hal"]
@@ -96,7 +97,7 @@ def test_an_uploaded_variant_file_with_its_board_file(client: TestClient) -> Non
     del inline["name"]
     again = create_game(client, "hotseat", [ME, {"kind": "human"}],
                         variant={"source": "island.json", "text": json.dumps(inline, indent=1)})["game"]  # fmt: skip
-    assert again["variant"]["name"] == "island"
+    assert again["variant"]["name"] == "island" and again["variant"]["shipped"] is False
     create_game(client, "hotseat", [ME, {"kind": "human"}], variant="small-board")
     engine = client.app.state.service.engine  # type: ignore[attr-defined]
     with engine.connect() as connection:
@@ -352,3 +353,15 @@ def test_a_rematch_keeps_the_rules(client: TestClient) -> None:
     assert client.get(f"/api/games/{new_id}").json()["variant"]["name"] == "small-board"
     assert client.get(f"/api/lobby/tables/{new_id}").json()["variant"] == "small-board"
     assert len(client.get(f"/api/games/{new_id}/board").json()["cities"]) == 8
+
+
+def test_a_shipped_variants_name_on_other_rules_is_not_the_shipped_variant(client: TestClient) -> None:
+    # The pages word a shipped variant's description in their language; an upload that takes its
+    # name for other rules keeps its own words.
+    shipped = create_game(client, "hotseat", [ME, {"kind": "human"}], variant="short-game")["game"]
+    assert shipped["variant"]["shipped"] is True
+    edited = (EXAMPLES / "short-game.toml").read_text().replace("per_player = 25", "per_player = 26")
+    assert edited != (EXAMPLES / "short-game.toml").read_text()
+    other = create_game(client, "hotseat", [ME, {"kind": "human"}],
+                        variant={"source": "short-game.toml", "text": edited})["game"]  # fmt: skip
+    assert other["variant"]["name"] == "short-game" and other["variant"]["shipped"] is False

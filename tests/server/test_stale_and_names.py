@@ -36,4 +36,20 @@ def test_names_with_control_or_invisible_characters_are_refused(client: TestClie
     body = '{"mode": "online", "seats": [{"name": "' + name + '"}, {}]}'
     response = client.post("/api/games", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 422
-    assert response.json()["error"]["code"] == "VALIDATION_ERROR"
+    error = response.json()["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    # The code the pages word (a lone surrogate is refused by the JSON string's own check first).
+    assert error["details"][0]["type"] == ("string_unicode" if "ud800" in name else "NAME_INVISIBLE")
+
+
+def test_a_refused_field_carries_the_code_and_numbers_the_pages_word(client: TestClient) -> None:
+    blank = client.post("/api/games", json={"mode": "online", "seats": [{"name": "   "}, {}]}).json()["error"]
+    assert blank["details"][0] | {"location": None} == {
+        "location": None,
+        "message": "a name cannot be blank",
+        "type": "NAME_BLANK",
+        "context": {},
+    }
+    assert blank["message"] == "body.seats.0.name: a name cannot be blank"
+    long = client.post("/api/games", json={"mode": "online", "seats": [{"name": "x" * 41}, {}]}).json()["error"]
+    assert long["details"][0]["type"] == "string_too_long" and long["details"][0]["context"] == {"max_length": 40}

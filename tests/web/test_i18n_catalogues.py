@@ -119,3 +119,43 @@ def test_the_chat_page_knows_every_quick_phrase_the_server_writes() -> None:
     for key, text in PHRASES.items():
         assert english[f"chat.phrase_{key}"] == text
         assert re.search(rf'"?{re.escape(text)}"?: "{key}"', chat_js), (key, text)
+
+
+def test_the_shipped_variants_descriptions_are_worded_in_every_language() -> None:
+    # English says what each shipped variant's file says; every other language has its own words.
+    from ttr_nordic.server.variants import shipped
+
+    english = catalogue("en")
+    keys = {"short-game": "variant.shortGameAbout", "small-board": "variant.smallBoardAbout"}
+    assert set(keys) == {name for name in shipped() if name != "official"}
+    for name, key in keys.items():
+        assert english[key] == shipped()[name].description
+        for code in OTHERS:
+            assert catalogue(code)[key] != english[key], (code, key)
+
+
+def test_the_page_words_every_reason_a_rated_game_was_left_unrated() -> None:
+    # The server sends a code beside its sentence; account.js maps each code to a message whose
+    # English is the server's sentence.
+    from ttr_nordic.server.ratings import UNRATED_REASONS
+
+    account_js = (STATIC / "js" / "account.js").read_text(encoding="utf-8")
+    table = re.search(r"const UNRATED = \{(.*?)\};", account_js, re.S)
+    assert table is not None
+    mapped = dict(re.findall(r'(\w+): "([\w.]+)"', table.group(1)))
+    assert set(mapped) == set(UNRATED_REASONS)
+    english = catalogue("en")
+    for code, key in mapped.items():
+        assert english[key] == UNRATED_REASONS[code]
+
+
+def test_every_coded_refusal_of_a_field_is_worded_in_every_language() -> None:
+    # player_text.py refuses a name or a chat line with a code (PydanticCustomError's type) and
+    # numbers (its context): errors.<CODE> exists in every language with those placeholders.
+    source = (Path(__file__).resolve().parents[2] / "src/ttr_nordic/server/player_text.py").read_text()
+    coded = re.findall(r'PydanticCustomError\("(\w+)", "([^"]*)"', source)
+    assert len(coded) == 5
+    for code, sentence in coded:
+        assert catalogue("en")[f"errors.{code}"] == sentence
+        for language in LANGUAGES:
+            assert placeholders(catalogue(language)[f"errors.{code}"]) == set(PLACEHOLDER.findall(sentence))

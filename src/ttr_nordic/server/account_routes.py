@@ -362,7 +362,15 @@ async def rating_of_game(game_id: str, request: Request) -> JSON:
     return (
         data
         if data is not None
-        else {"rated": False, "state": None, "reason": None, "held": [], "started": None, "changes": []}
+        else {
+            "rated": False,
+            "state": None,
+            "reason": None,
+            "reason_code": None,
+            "held": [],
+            "started": None,
+            "changes": [],
+        }
     )
 
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import unicodedata
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -70,6 +69,7 @@ from .metrics import install as install_metrics
 from .notify import Notifier, SmtpServer
 from .notify_routes import install as install_reminders
 from .pages import install as install_pages
+from .player_text import clean_name
 from .serialize import JSON
 from .session import session
 from .tokens import CreationLimit
@@ -102,14 +102,7 @@ class SeatIn(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        if any(unicodedata.category(char) in ("Cc", "Cs", "Cf", "Co", "Cn") for char in value):
-            raise ValueError("a name cannot contain control or invisible characters")
-        value = " ".join(value.split())
-        if not value:
-            raise ValueError("a name cannot be blank")
-        return value
+        return None if value is None else clean_name(value)
 
     @model_validator(mode="after")
     def _level(self) -> SeatIn:
@@ -301,8 +294,16 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        # Each detail's type: pydantic's (e.g. "string_too_long") or this server's code (e.g.
+        # "NAME_BLANK", see player_text.py), with its numbers: the pages word it from these.
         details = [
-            {"location": [str(p) for p in e.get("loc", ())], "message": str(e.get("msg", ""))} for e in exc.errors()
+            {
+                "location": [str(p) for p in e.get("loc", ())],
+                "message": str(e.get("msg", "")),
+                "type": str(e.get("type", "")),
+                "context": {k: v for k, v in (e.get("ctx") or {}).items() if isinstance(v, (int, float, str))},
+            }
+            for e in exc.errors()
         ]
         message = "; ".join(f"{'.'.join(d['location'])}: {d['message']}" for d in details) or "invalid request"
         return _error(422, "VALIDATION_ERROR", message, details)

@@ -19,7 +19,6 @@ keeps at most :data:`MAX_PER_GAME` messages; a read answers at most :data:`READ_
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections import deque
 from datetime import timedelta
 
@@ -31,6 +30,7 @@ from .account_db import SeatAccountRow
 from .db import utcnow
 from .lobby import LobbyError
 from .lobby_db import ChatRow
+from .player_text import clean_chat
 from .serialize import JSON
 
 MAX_CHARS = 300
@@ -44,16 +44,9 @@ PHRASES = {"hello": "Hello", "gg": "Good game", "wp": "Well played", "thinking":
 
 
 def clean_text(text: str) -> str:
-    """A message's text with runs of white space made one space; :class:`ValueError` if it is
-    empty, too long, or holds control or invisible characters."""
-    if any(unicodedata.category(char) in ("Cc", "Cs", "Cf", "Co", "Cn") for char in text):
-        raise ValueError("a chat message cannot contain control or invisible characters")
-    text = " ".join(text.split())
-    if not text:
-        raise ValueError("a chat message cannot be blank")
-    if len(text) > MAX_CHARS:
-        raise ValueError(f"a chat message is at most {MAX_CHARS} characters")
-    return text
+    """A message's text with runs of white space made one space; a :class:`ValueError` (coded,
+    see :mod:`.player_text`) if it is empty, too long, or holds control or invisible characters."""
+    return clean_chat(text, MAX_CHARS)
 
 
 class ChatRate:

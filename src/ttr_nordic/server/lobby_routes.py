@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import unicodedata
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, FastAPI, Request
@@ -46,6 +45,7 @@ from .accounts import User
 from .clocks import parse_time_control
 from .games import GameService, SeatSpec
 from .lobby import Format, LobbyError, Taken
+from .player_text import clean_name
 from .serialize import JSON
 from .variant_choice import VariantChoice, VariantUpload, chosen_variant, one_line
 from .variants import read_variant, store_variant
@@ -81,14 +81,7 @@ TimeControl = Annotated[RealTime | TurnBased, Field(discriminator="kind")]
 
 
 def _clean_name(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if any(unicodedata.category(char) in ("Cc", "Cs", "Cf", "Co", "Cn") for char in value):
-        raise ValueError("a name cannot contain control or invisible characters")
-    value = " ".join(value.split())
-    if not value:
-        raise ValueError("a name cannot be blank")
-    return value
+    return None if value is None else clean_name(value)
 
 
 class NewTable(BaseModel):

@@ -157,6 +157,16 @@ def _ensure_rows(engine: Engine, user_ids: Sequence[str]) -> None:
             pass  # created meanwhile
 
 
+#: Why a rated game was left unrated, by code: the sentence is stored with the game, the code
+#: goes beside it to the pages (which word it in their language).
+UNRATED_REASONS: dict[str, str] = {
+    "COMPUTER_SEAT": "a game with a computer seat is never rated",
+    "SEAT_NOT_HELD": "not every seat was held by an account when the game started",
+    "TWO_SEATS": "one account held two seats",
+}
+_REASON_CODES = {sentence: code for code, sentence in UNRATED_REASONS.items()}
+
+
 def apply_rating(engine: Engine, game: FinishedGame) -> str:
     """Apply the rating of a finished game once; returns its state ("applied", "unrated", or
     "" when it is not a rated game or was decided already, maybe by another process)."""
@@ -172,11 +182,11 @@ def apply_rating(engine: Engine, game: FinishedGame) -> str:
     seats = len(game.ranks)
     reason = None
     if game.mode != "online" or not all(game.person_seats):
-        reason = "a game with a computer seat is never rated"
+        reason = UNRATED_REASONS["COMPUTER_SEAT"]
     elif sorted(holders) != list(range(seats)):
-        reason = "not every seat was held by an account when the game started"
+        reason = UNRATED_REASONS["SEAT_NOT_HELD"]
     elif len(set(holders.values())) != seats:
-        reason = "one account held two seats"
+        reason = UNRATED_REASONS["TWO_SEATS"]
     users = [holders.get(seat, "") for seat in range(seats)]
     if reason is None:
         _ensure_rows(engine, users)
@@ -249,6 +259,7 @@ def game_rating(engine: Engine, game_id: str) -> dict[str, object] | None:
             "rated": True,
             "state": row.state,
             "reason": row.reason,
+            "reason_code": _REASON_CODES.get(row.reason or ""),
             "held": [{"seat": seat, "player": name} for seat, name in held],
             "started": session.scalar(select(ActionRow.index).where(ActionRow.game_id == game_id).limit(1)) is not None,
             "changes": [

@@ -40,6 +40,7 @@ from ..engine.board import load_board
 from ..engine.cards import describe_cards
 from ..engine.scoring import connected_components
 from ..engine.variant import Variant
+from .variants import shipped
 
 JSON = dict[str, Any]
 
@@ -365,11 +366,13 @@ _VARIANT_RULES: dict[int, tuple[Variant, JSON]] = {}
 
 def _variant_rules(variant: Variant) -> JSON:
     """The variant's name and rule numbers as in its file (the board is sent apart, see
-    :func:`board_json`). Shared between messages: treat it as read-only."""
+    :func:`board_json`), and whether it is a shipped variant as shipped. Shared between
+    messages: treat it as read-only."""
     cached = _VARIANT_RULES.get(id(variant))
     if cached is None or cached[0] is not variant:
         data = variant.to_dict()
         data.pop("board", None)
+        data["shipped"] = shipped().get(variant.name) == variant  # the pages word its description
         if len(_VARIANT_RULES) >= 64:
             _VARIANT_RULES.clear()
         cached = _VARIANT_RULES[id(variant)] = (variant, data)

@@ -78,16 +78,18 @@ def shipped() -> dict[str, Variant]:
 
 def describe(variant: Variant) -> dict[str, Any]:
     """What the pages show of a variant: its name, description, whether it is the official
-    rules and whether its board is a custom one.
+    rules, whether its board is a custom one, and whether it is a shipped variant as shipped
+    (the pages then word its description in their own language).
 
     >>> describe(OFFICIAL)
-    {'name': 'official', 'description': '', 'official': True, 'custom_board': False}
+    {'name': 'official', 'description': '', 'official': True, 'custom_board': False, 'shipped': True}
     """
     return {
         "name": variant.name,
         "description": variant.description,
         "official": variant == OFFICIAL,
         "custom_board": variant.board != OFFICIAL.board,
+        "shipped": shipped().get(variant.name) == variant,
     }
 
 

@@ -317,15 +317,14 @@ export function ratedOption() {
   return { node: label, checked: () => !label.hidden && box.checked };
 }
 
-// Why a rated game was not rated: the server's three reasons (ratings.py), in the page's words.
+// Why a rated game was not rated: the server's reason codes (ratings.py UNRATED_REASONS), in the page's words.
 const UNRATED = {
-  "a game with a computer seat is never rated": "account.unrated.computer",
-  "not every seat was held by an account when the game started": "account.unrated.notHeld",
-  "one account held two seats": "account.unrated.twoSeats",
+  COMPUTER_SEAT: "account.unrated.computer",
+  SEAT_NOT_HELD: "account.unrated.notHeld",
+  TWO_SEATS: "account.unrated.twoSeats",
 };
-
-function unratedReason(reason) {
-  return UNRATED[reason] ? t(UNRATED[reason]) : reason;
+function unratedReason(data) {
+  return UNRATED[data.reason_code] ? t(UNRATED[data.reason_code]) : data.reason;
 }
 
 /** Append a rated game's rating change to the final dialog `node` (it may take a moment to apply). */
@@ -337,7 +336,7 @@ export async function showRatingChange(gameId, node) {
     if (data.state === "unrated") {
       node.querySelector(".rating-change")?.remove();
       node.querySelector("[data-testid=scoring]")?.after(el("p", { class: "rating-change muted",
-        text: t("account.notRated", { reason: unratedReason(data.reason) }) }));
+        text: t("account.notRated", { reason: unratedReason(data) }) }));
       return;
     }
     if (data.state === "applied") {
@@ -368,7 +367,7 @@ export async function ratedNotice(gameId, panel, seats) {
     const held = new Set(data.held.map((h) => h.seat));
     const missing = seats.filter((s) => !held.has(s.seat)).map((s) => s.name);
     note.hidden = false;
-    if (data.state === "unrated") { note.textContent = t("account.casualBecause", { reason: unratedReason(data.reason) }); return; }
+    if (data.state === "unrated") { note.textContent = t("account.casualBecause", { reason: unratedReason(data) }); return; }
     if (!missing.length || data.state === "applied") {
       note.textContent = t("account.ratedCounts");
       return;

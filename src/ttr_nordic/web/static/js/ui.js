@@ -1,6 +1,7 @@
 // Shared helpers: element building, card colours and letters, toasts, dialogs, scoring table.
 // The cards' pictures (CSS images drawn by art.js, shown by art.css) are installed on import.
 import "./art.js";
+import { validationText } from "./errors.js";
 import { language, list, t } from "./i18n.js";
 
 export const CARD_COLORS = {
@@ -73,7 +74,8 @@ export async function api(path, options = {}) {
   if (!response.ok) {
     const err = data.error || {};
     // The error's code lets a page put the server's message in plainer words.
-    throw Object.assign(new Error(err.message || t("game.requestFailed", { status: response.status })), { code: err.code });
+    throw Object.assign(new Error(err.message || t("game.requestFailed", { status: response.status })),
+      { code: err.code, details: err.details });
   }
   return data;
 }
@@ -92,6 +94,8 @@ const ERROR_CODES = new Set(["BAD_ACTION", "STALE", "NOT_YOUR_SEAT", "BAD_TOKEN"
  *   -> "der Chat dieser Partie ist voll" (German)
  */
 export function errorMessage(err) {
+  const invalid = validationText(err);
+  if (invalid) return invalid;
   return err && ERROR_CODES.has(err.code) && language() !== "en" ? t(`game.error_${err.code}`) : (err && err.message) || "";
 }
 

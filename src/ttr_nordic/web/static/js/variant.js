@@ -11,6 +11,15 @@ const UPLOAD = "upload";
 const MAX_BYTES = 256 * 1024;
 
 /** A variant's name as the pages show it: "short-game" → "Short game". */
+// The shipped variants' descriptions in the page's language (a variant with another
+// description under the same name, e.g. an upload, keeps its own words).
+const ABOUT = { "short-game": "variant.shortGameAbout", "small-board": "variant.smallBoardAbout" };
+
+/** A variant's description ({name, description, shipped}) in the page's language where it is shipped. */
+export function variantAbout(variant) {
+  return variant.shipped && ABOUT[variant.name] ? t(ABOUT[variant.name]) : variant.description || "";
+}
+
 export function variantLabel(name) {
   return LABELS[name] ? t(LABELS[name]) : name.replace(/[-_]+/g, " ").replace(/^./, (c) => c.toUpperCase());
 }
@@ -35,7 +44,7 @@ export function rulesChoice(prefix, { upload = true } = {}) {
   shipped().then((list) => {
     for (const v of list) {
       if (v.official) continue;
-      descriptions.set(v.name, v.description);
+      descriptions.set(v.name, variantAbout(v));
       select.append(el("option", { value: v.name, text: variantLabel(v.name) }));
     }
     if (upload) select.append(el("option", { value: UPLOAD, text: t("variant.upload") }));
@@ -73,14 +82,14 @@ export function rulesChoice(prefix, { upload = true } = {}) {
 /** What variantNote needs, from a view's rules (`view.variant`) and the board drawn. */
 export function rulesOf(rules, board) {
   if (!rules) return null;
-  return { name: rules.name, description: rules.description || "", custom_board: Boolean(board.custom),
+  return { name: rules.name, description: variantAbout(rules), custom_board: Boolean(board.custom),
     official: rules.name === "official" && !board.custom };
 }
 
 /** The rules in force on the game and replay pages, when they are not the official ones (else null). */
 export function variantNote(variant) {
   if (!variant || variant.official) return null;
-  return el("p", { class: "variant-note", id: "variant-note", title: variant.description || null },
+  return el("p", { class: "variant-note", id: "variant-note", title: variantAbout(variant) || null },
     `${t("variant.note")} `, el("strong", { text: variantLabel(variant.name) }),
     ` · ${variant.custom_board ? t("variant.customBoard") : t("variant.nordicBoard")}`);
 }
