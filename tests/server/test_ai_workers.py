@@ -53,6 +53,24 @@ def test_a_decision_runs_in_a_worker_and_is_legal() -> None:
     assert (pool.decisions, pool.failures, pool.fallbacks) == (6, 0, 0)
 
 
+def test_closing_the_pool_leaves_no_worker_and_no_pool_thread_running() -> None:
+    # Left running past the server's exit, the pool's manager thread races Python's exit hook
+    # (which then writes to the thread's closed wake-up pipe: a traceback in the server's log).
+    state = GameState.new(players=2, seed=4)
+    pool = AIPool(1, quick_workers=1)
+    try:
+        asyncio.run(pool.decide(job_for(state, "game-c", level="expert"), legal(state)))
+        asyncio.run(pool.decide(job_for(state, "game-d", level="easy"), legal(state)))
+        executors = [lane.executor for lane in (pool.search, pool.quick)]
+        threads = [getattr(e, "_executor_manager_thread", None) for e in executors]
+        processes = [p for e in executors for p in (getattr(e, "_processes", None) or {}).values()]
+        assert len(processes) == 2 and all(t is not None and t.is_alive() for t in threads)
+    finally:
+        pool.close()
+    assert not any(t is not None and t.is_alive() for t in threads)
+    assert not any(p.is_alive() for p in processes)
+
+
 def test_a_worker_that_dies_is_replaced_and_the_decision_retried(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -179,9 +179,20 @@ class _Lane:
         self.pump()
 
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        # The workers are stopped and the pool's manager thread waited for: left running past this
+        # process's exit, Python 3.11's exit hook can race that thread closing its wake-up pipe and
+        # write to it (EBADF, a traceback in the log). A decision still being searched is given up,
+        # as it would be at the exit anyway; its game asks again when the server is back.
+        manager = getattr(executor, "_executor_manager_thread", None)
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        if manager is not None:
+            manager.join(timeout=10)
 
 
 class AIPool:
