@@ -110,6 +110,16 @@ def browser_context_args(browser_context_args: dict[str, Any], base_url: str) ->
     return {**browser_context_args, "base_url": base_url, "viewport": {"width": 1440, "height": 960}, "locale": "en-US"}
 
 
+@pytest.fixture
+def german_page(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Any]:
+    """A page in a browser whose language is German (the page then speaks German)."""
+    context = browser.new_context(**{**browser_context_args, "locale": "de-DE"})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 class RequestLog:
     """Every URL the pages of a context asked for."""
 

@@ -331,28 +331,22 @@ def test_a_refusal_is_worded_in_the_pages_language(browser: Any, browser_context
             context.close()
 
 
-def test_a_refused_name_and_chat_line_are_worded_in_the_pages_language(
-    browser: Any, browser_context_args: dict[str, Any]
-) -> None:
+def test_a_refused_name_and_chat_line_are_worded_in_the_pages_language(german_page: Any) -> None:
     # The server refuses a blank name and a chat line with an invisible character with codes; the
     # German page says so in German (it wrote the server's English sentences before).
-    context = browser.new_context(**{**browser_context_args, "locale": "de-DE"})
-    try:
-        page = context.new_page()
-        page.goto("/")
-        page.fill("#ai-name", "   ")
-        page.click("#start-ai")
-        expect(page.get_by_test_id("toast-error")).to_have_text(translate("de", "errors.NAME_BLANK"))
-        assert "/play/" not in page.url
-        game_id, token = create(page, "online", [{"name": "Ola"}, {"name": "Kari"}])
-        page.goto(f"/play/{game_id}?seat={token}")
-        wait_state(page)
-        page.fill("#chat-input", "hei\u200b")
-        page.locator("#chat-form button[type=submit]").dispatch_event("click")
-        expect(page.get_by_test_id("toast-error").last).to_have_text(translate("de", "errors.CHAT_INVISIBLE"))
-        for width, height in ((1440, 900), (1366, 768), (390, 844)):
-            page.set_viewport_size({"width": width, "height": height})
-            shot(page, f"refusal-de-{width}x{height}")
-        expect(page.locator("#chat-list")).not_to_contain_text("hei")
-    finally:
-        context.close()
+    page = german_page
+    page.goto("/")
+    page.fill("#ai-name", "   ")
+    page.click("#start-ai")
+    expect(page.get_by_test_id("toast-error")).to_have_text(translate("de", "errors.NAME_BLANK"))
+    assert "/play/" not in page.url
+    game_id, token = create(page, "online", [{"name": "Ola"}, {"name": "Kari"}])
+    page.goto(f"/play/{game_id}?seat={token}")
+    wait_state(page)
+    page.fill("#chat-input", "hei\u200b")
+    page.locator("#chat-form button[type=submit]").dispatch_event("click")
+    expect(page.get_by_test_id("toast-error").last).to_have_text(translate("de", "errors.CHAT_INVISIBLE"))
+    for width, height in ((1440, 900), (1366, 768), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, f"refusal-de-{width}x{height}")
+    expect(page.locator("#chat-list")).not_to_contain_text("hei")

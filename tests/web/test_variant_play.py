@@ -79,25 +79,19 @@ def test_a_small_board_game_from_the_start_page(page: Any, requests_seen: Reques
     assert not any("land.json" in url for url in requests_seen.urls)
 
 
-def test_a_shipped_variants_description_is_worded_in_the_pages_language(
-    browser: Any, browser_context_args: dict[str, Any]
-) -> None:
-    context = browser.new_context(**{**browser_context_args, "locale": "de-DE"})
-    try:
-        page = context.new_page()
-        page.goto("/")
-        choose_rules(page, "ai", "short-game")
-        expect(page.locator("#ai-variant-about")).to_have_text(
-            "25 Züge für jeden, 3 Zielkarten ausgeteilt (2 behalten), 10 Punkte Bonus für die längste Strecke."
-        )
-        choose_rules(page, "ai", "small-board")
-        expect(page.locator("#ai-variant-about")).to_contain_text("8 Städte")
-        shot(page, "variant-start-de")
-        page.click("#start-ai")
-        page.wait_for_url("**/play/**")
-        expect(page.locator("#variant-note")).to_have_attribute("title", re.compile("^8 Städte"))
-    finally:
-        context.close()
+def test_a_shipped_variants_description_is_worded_in_the_pages_language(german_page: Any) -> None:
+    page = german_page
+    page.goto("/")
+    choose_rules(page, "ai", "short-game")
+    expect(page.locator("#ai-variant-about")).to_have_text(
+        "25 Züge für jeden, 3 Zielkarten ausgeteilt (2 behalten), 10 Punkte Bonus für die längste Strecke."
+    )
+    choose_rules(page, "ai", "small-board")
+    expect(page.locator("#ai-variant-about")).to_contain_text("8 Städte")
+    shot(page, "variant-start-de")
+    page.click("#start-ai")
+    page.wait_for_url("**/play/**")
+    expect(page.locator("#variant-note")).to_have_attribute("title", re.compile("^8 Städte"))
 
 
 def test_an_uploaded_variant_file_and_a_bad_one(page: Any, requests_seen: RequestLog) -> None:
