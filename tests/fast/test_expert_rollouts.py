@@ -58,6 +58,38 @@ def test_core_play_out_ends_where_the_python_play_out_ends(seed: int) -> None:
     assert core.core.rng_state() == sample.rng.getstate()[1]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_play_out_still_going_after_its_cap_stops_there_on_both_paths(seed: int) -> None:
+    # Policies can go round in circles (a tunnel tried and declined again and again: a ladder game
+    # of full rollouts met one that ran past 3,000 actions): the rollout stops at its cap and is
+    # judged as it stands, the same on both paths, instead of failing the whole decision.
+    players = 2 + seed % 2
+    sample = mid_game_sample(seed, players)
+    core = FastGame.from_state(sample)
+    flags = core_policies([RouteFocusAgent] * players)
+    assert flags is not None
+    assert play_out(sample, 700 + seed, max_actions=7) is True and not sample.is_over
+    assert core.play_out(700 + seed, 0, flags, max_actions=7) is False
+    assert core.state() == state_fields(sample)
+    assert core.rollout_result() == (list(sample.result().totals), list(sample.result().winners))
+    assert core.play_out(700 + seed, 0, flags) is True and core.core.is_over
+
+
+def test_the_search_judges_a_rollout_that_runs_past_its_cap_as_it_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    capped = FastGame.play_out
+
+    def short(self: FastGame, seed: int, horizon: int, policies: list[tuple[bool, bool]], cap: int = 3000) -> bool:
+        return capped(self, seed, horizon, policies, max_actions=5)
+
+    monkeypatch.setattr(FastGame, "play_out", short)
+    settings = {**TURN_SEARCH_SETTINGS, "horizon": 0, "time_limit": None, "turn_time": None, "turn_rollouts": 16}
+    expert = RolloutSearchAgent(seed=3, **settings)  # type: ignore[arg-type]
+    sample = mid_game_sample(2, 2)
+    legal = sample.legal_action_list()
+    assert expert.choose(sample.view(sample.current), legal) in legal
+    assert expert.searches and expert.last_rollouts > 0
+
+
 @pytest.mark.parametrize(
     ("players", "settings"),
     [

@@ -239,8 +239,11 @@ def play_out(
     """Finish a (determinized) game with every player playing ``policy`` (Route Focus), its
     randomness fixed by ``seed`` (one agent per seat, seeded ``seed + seat``). False if
     ``deadline`` (a ``time.perf_counter()`` value) passed first, leaving the game unfinished.
-    With ``horizon`` > 0, stop (True) after that many actions even if the game goes on.
-    ``seat_policies`` (one per seat) replaces ``policy`` where seats play differently."""
+    With ``horizon`` > 0, stop (True) after that many actions even if the game goes on. A game
+    still going after ``max_actions`` (the policies going round in circles, e.g. a tunnel tried
+    and declined again and again) stops there too (True): it is judged as it stands, as the core's
+    rollouts judge it. ``seat_policies`` (one per seat) replaces ``policy`` where seats play
+    differently."""
     if seat_policies is None:
         seat_policies = [policy] * state.num_players
     elif len(seat_policies) != state.num_players:
@@ -256,7 +259,7 @@ def play_out(
         player = state.current
         action = agents[player].choose(state.view(player, log=False), legal())
         state.apply_unchecked(action)
-    raise RuntimeError("rollout did not finish")
+    return True
 
 
 class RolloutSearchAgent:
@@ -633,7 +636,7 @@ class RolloutSearchAgent:
                 return
             game = start.clone()
             game.apply(action)
-            game.play_out(seed, horizon, flags)
+            game.play_out(seed, horizon, flags)  # unfinished after its cap: judged as it stands
             if horizon:
                 finished.append(core_leaf_value(game, me, self.leaf_all_seats))
             else:

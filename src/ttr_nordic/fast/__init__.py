@@ -284,13 +284,18 @@ class FastGame:
         state.determinized = template.determinized
         return state
 
-    def play_out(self, seed: int, horizon: int, policies: Sequence[tuple[bool, bool]]) -> None:
+    def play_out(self, seed: int, horizon: int, policies: Sequence[tuple[bool, bool]], max_actions: int = 3000) -> bool:
         """``ai.expert.play_out`` in the core: every seat plays Route Focus, ``policies[q]`` saying
         (light, long-route weights) for seat ``q``, whose agent is seeded ``seed + q``; stop at the
-        end or after ``horizon`` actions (0: none)."""
+        end or after ``horizon`` actions (0: none). False if the game was still going after
+        ``max_actions`` (the policies going round in circles): it is left as it stands."""
         if type(seed) is not int or not 0 <= seed < 2**62:
             raise ValueError(f"a play-out seed is a whole number from 0 to 2**62 - 1, got {seed!r:.40}")
-        self.core.play_out(seed, horizon, list(policies))
+        try:
+            self.core.play_out(seed, horizon, list(policies), max_actions)
+        except RuntimeError:  # "rollout did not finish": the only RuntimeError it raises
+            return False
+        return True
 
     def rollout_result(self) -> tuple[list[int], list[int]]:
         """The totals and the winners of the game as it stands."""
