@@ -164,6 +164,49 @@ def test_a_password_change_signs_out_the_other_device_and_delete_removes_the_acc
     expect(phone.locator(".fatal h1")).to_have_text("Player not found")
 
 
+def test_the_reminder_settings_wait_for_the_saved_ones_before_taking_a_change(contexts: Any) -> None:
+    """A box ticked before the saved settings arrive was overwritten by them (a CI machine saved
+    "push off" after the test had ticked push): the form stays disabled until they are in."""
+    name = unique("Ragna")
+    page = contexts().new_page()
+    page.goto("/")
+    sign_up_in_page(page, name)
+    held: list[Any] = []
+
+    def hold_the_settings(route: Any) -> None:
+        if route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/account/reminders", hold_the_settings)
+    page.click("#account-button")
+    page.click("#menu-settings")
+    expect(page.locator("#reminder-form")).to_be_visible()
+    for _ in range(300):  # until the page's request for the saved settings is held here
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 1
+    controls = ("#reminder-email", "#reminder-email-on", "#reminder-push-on", "#reminder-interval", "#save-reminders")
+    for control in controls:
+        expect(page.locator(control)).to_be_disabled()
+    page.locator("#reminder-form").scroll_into_view_if_needed()
+    shot(page, "reminders-loading-1440x900")
+    held[0].continue_()
+    expect(page.locator("#reminder-email-on")).to_be_enabled()
+    page.fill("#reminder-email", "ragna@example.org")
+    page.check("#reminder-email-on")
+    page.click("#save-reminders")
+    expect(page.locator("#reminder-status")).to_have_text("Reminders saved.")
+    page.unroute("**/api/account/reminders")
+    page.reload()
+    page.click("#account-button")
+    page.click("#menu-settings")
+    expect(page.locator("#reminder-email")).to_have_value("ragna@example.org")
+    expect(page.locator("#reminder-email-on")).to_be_checked()
+
+
 def create_online_in_page(page: Any, names: list[str], rated: bool = False) -> list[str]:
     page.goto("/")
     page.select_option("#on-count", str(len(names)))

@@ -50,13 +50,18 @@ export function reminderSection(withCsrf) {
     el("label", { class: "field", for: "reminder-interval" }, t("notify.remindMe"), interval), status,
     el("button", { type: "submit", id: "save-reminders", text: t("notify.save") }));
   const say = (text, ok) => { status.textContent = text; status.className = ok ? "form-ok" : "form-error"; status.hidden = false; };
+  // Nothing can be changed until the saved settings are in: a box ticked before they arrive would be
+  // overwritten by them, and the save would quietly store the old choice.
+  const controls = [...form.querySelectorAll("input, select, button")];
+  const ready = (yes) => { for (const control of controls) control.disabled = !yes; form.setAttribute("aria-busy", String(!yes)); };
+  ready(false);
   api("/api/account/reminders").then(({ reminders, email_enabled: mailing }) => {
     email.value = reminders.email || "";
     emailOn.checked = reminders.email_on;
     pushOn.checked = reminders.push_on;
     interval.value = String(reminders.interval_s);
     if (!mailing) emailOn.parentElement.append(el("span", { class: "muted", text: ` ${t("notify.noMail")}` }));
-  }).catch((err) => say(errorText(err), false));
+  }).catch((err) => say(errorText(err), false)).finally(() => ready(true));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
