@@ -4,14 +4,19 @@ and bad input refused with nothing changed."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from account_helpers import sign_up, use
 from server_helpers import receive_until, ws_path
+from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
-from ttr_nordic.server import create_app
+from ttr_nordic.server import create_app, lobby
+from ttr_nordic.server.db import utcnow
 from ttr_nordic.server.lobby import MAX_OPEN_PER_CLIENT, MAX_SEATS_PER_CLIENT
+from ttr_nordic.server.lobby_db import TableRow
 
 TURN = {"kind": "turn", "per_move_s": 86400}
 REALTIME = {"kind": "realtime", "per_move_s": 60, "reserve_s": 300}
@@ -168,3 +173,65 @@ def test_one_address_cannot_sit_at_every_table(client: TestClient) -> None:
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "TOO_MANY_SEATS"
     assert len(client.get(f"/api/lobby/tables/{tables[MAX_SEATS_PER_CLIENT]}").json()["seats"]) == 1
     assert client.post("/api/lobby/tables", json={"players": 2}).status_code == 429  # its own table counts too
+
+
+def _stall(client: TestClient, table_id: str, seconds: float) -> None:
+    """Move a table's last change ``seconds`` into the past (as if it had waited that long)."""
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    with Session(engine) as session, session.begin():
+        table = session.get(TableRow, table_id)
+        assert table is not None
+        table.updated_at = utcnow() - timedelta(seconds=seconds)
+
+
+def test_a_table_whose_start_was_lost_opens_again_without_the_seat_that_filled_it(client: TestClient) -> None:
+    """The process that took the last seat was stopped before the game was made: the table stays
+    "starting", and the joiner never got a ticket. After a minute the creator's poll opens it
+    again without that seat; the next join starts it and the creator's ticket still opens it."""
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    made = make(client, name="Astrid")
+    table_id = made["table"]["id"]
+    lost = lobby.join_table(engine, table_id, "Leif", "198.51.100.9", None)  # its answer never came
+    assert lost.full and client.get(f"/api/lobby/tables/{table_id}").json()["status"] == "starting"
+    _stall(client, table_id, lobby.STARTING_STALE_S - 5)
+    assert client.get(f"/api/lobby/tables/{table_id}").json()["status"] == "starting"  # still in time
+    _stall(client, table_id, lobby.STARTING_STALE_S + 1)
+    table = client.get(f"/api/lobby/tables/{table_id}").json()
+    assert table["status"] == "open" and [s["name"] for s in table["seats"]] == ["Astrid"]
+    assert [t["id"] for t in client.get("/api/lobby/tables").json()["tables"]] == [table_id]
+    joined = join(client, table_id, name="Sigrid")
+    game_id = joined["table"]["game_id"]
+    assert joined["seat"] == 1 and joined["table"]["status"] == "started"
+    with client.websocket_connect(ws_path(game_id, made["ticket"])) as ws:
+        state = receive_until(ws, lambda m: m.get("type") == "state")
+        assert state["view"]["player"] == 0
+    mine = client.post("/api/games/mine", json={"games": [{"id": game_id, "token": made["ticket"]}]}).json()
+    assert [s["name"] for s in mine["games"][0]["seats"]] == ["Astrid", "Sigrid"]
+    refused = client.post("/api/games/mine", json={"games": [{"id": game_id, "token": lost.ticket}]}).json()
+    assert refused["games"] == []  # the lost ticket opens nothing
+
+
+def test_a_stale_table_filled_with_the_computer_opens_again_with_its_people(client: TestClient) -> None:
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    made = make(client, players=3, name="Astrid")
+    table_id = made["table"]["id"]
+    join(client, table_id, name="Leif")
+    lobby.fill_with_computer(engine, table_id, made["ticket"])  # then the process is stopped
+    _stall(client, table_id, lobby.STARTING_STALE_S + 1)
+    listed = client.get("/api/lobby/tables").json()["tables"]  # the list finds it too
+    assert [(t["id"], [s["name"] for s in t["seats"]]) for t in listed] == [(table_id, ["Astrid", "Leif"])]
+
+
+def test_a_late_start_after_the_table_opened_again_is_refused(client: TestClient) -> None:
+    """A starter that wakes up after its table opened again does not link its game to it."""
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    made = make(client, name="Astrid")
+    table_id = made["table"]["id"]
+    lobby.join_table(engine, table_id, "Leif", "198.51.100.9", None)
+    plan = lobby.starting(engine, table_id, "hard")
+    _stall(client, table_id, lobby.STARTING_STALE_S + 1)
+    assert lobby.recover_stale(engine) == [table_id]
+    with pytest.raises(lobby.LobbyError) as refused:
+        lobby.started(engine, plan, "no-such-game")
+    assert refused.value.code == "TABLE_NOT_STARTING"
+    assert client.get(f"/api/lobby/tables/{table_id}").json()["status"] == "open"

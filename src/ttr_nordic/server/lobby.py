@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
@@ -43,6 +44,9 @@ MAX_SEATS_PER_CLIENT = 6
 MAX_OPEN_TABLES = 500
 #: Tables one list answer carries.
 LIST_LIMIT = 100
+#: Seconds after which a table still "starting" has lost its starter: the process that took the
+#: last seat was stopped before the game was made (creating one takes well under a second).
+STARTING_STALE_S = 60
 
 OPEN = "open"
 STARTING = "starting"
@@ -357,16 +361,61 @@ def starting(engine: Engine, table_id: str, level: str) -> Starting:
 def started(engine: Engine, plan: Starting, game_id: str) -> None:
     """Link a started table to its game; a rated one is recorded rated, each seat held by its account."""
     with Session(engine) as session, session.begin():
-        session.execute(
+        linked = session.execute(
             update(TableRow)
-            .where(TableRow.id == plan.table_id)
+            .where(TableRow.id == plan.table_id, TableRow.status == STARTING)
             .values(status=STARTED, game_id=game_id, updated_at=utcnow())
         )
+        if linked.rowcount != 1:  # type: ignore[attr-defined]  # opened again meanwhile: see recover_stale
+            raise LobbyError(409, "TABLE_NOT_STARTING", "this table is not starting")
         for index, seat in enumerate(plan.seats):
             if seat.user_id is not None and session.get(UserRow, seat.user_id) is not None:
                 session.add(SeatAccountRow(game_id=game_id, seat=index, user_id=seat.user_id))
         if plan.rated:
             session.add(GameRatingRow(game_id=game_id, state=PENDING))
+
+
+def recover_stale(engine: Engine, table_id: str | None = None, now: datetime | None = None) -> list[str]:
+    """Open again the tables (all, or ``table_id``) left "starting" for over ``STARTING_STALE_S``.
+
+    The seat that filled such a table goes: its holder's ticket was in the answer that never
+    came, so nobody could play that seat. Everyone else keeps their seat and ticket (the
+    creator's page, polling, sees the table open again and waits); a table filled with the
+    computer opens with its people only. Returns the tables opened again.
+
+    >>> import tempfile
+    >>> from ttr_nordic.server.db import make_engine, migrate
+    >>> engine = make_engine(f"sqlite:///{tempfile.mkdtemp()}/lobby.sqlite")
+    >>> _ = migrate(engine)
+    >>> made = create_table(engine, Format(2, False, None), "Ann", "client-a", None)
+    >>> _ = join_table(engine, made.table_id, "Bob", "client-b", None)  # then the process is stopped
+    >>> recover_stale(engine) == []  # still in time
+    True
+    >>> recover_stale(engine, now=utcnow() + timedelta(seconds=STARTING_STALE_S + 1)) == [made.table_id]
+    True
+    >>> [(s["seat"], s["name"]) for s in table_of(engine, made.table_id)["seats"]]
+    [(0, 'Ann')]
+    """
+    cutoff = (now or utcnow()) - timedelta(seconds=STARTING_STALE_S)
+    reopened: list[str] = []
+    with Session(engine) as session, session.begin():
+        query = select(TableRow).where(TableRow.status == STARTING, TableRow.updated_at < cutoff)
+        if table_id is not None:
+            query = query.where(TableRow.id == table_id)
+        for table in session.scalars(query.with_for_update(skip_locked=True)):
+            seats = list(
+                session.scalars(
+                    select(TableSeatRow)
+                    .where(TableSeatRow.table_id == table.id)
+                    .order_by(TableSeatRow.joined_at.desc(), TableSeatRow.seat.desc())
+                )
+            )
+            if len(seats) == table.players and seats[0].seat != 0:  # filled by a join, not by the computer
+                session.delete(seats[0])
+            table.status = OPEN
+            table.updated_at = utcnow()
+            reopened.append(table.id)
+    return reopened
 
 
 def reopen(engine: Engine, table_id: str) -> None:

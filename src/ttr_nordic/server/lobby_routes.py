@@ -215,6 +215,7 @@ async def _answer(request: Request, taken: Taken) -> JSON:
 @router.get("/api/lobby/tables")
 async def list_tables(request: Request) -> JSON:
     engine = _service(request).engine
+    await in_db(request, lobby.recover_stale, engine)
     return {
         "tables": await in_db(request, lobby.open_tables, engine),
         "playing": await in_db(request, lobby.playing_tables, engine),
@@ -241,7 +242,9 @@ async def make_table(body: NewTable, request: Request) -> JSON:
 async def get_table(table_id: str, request: Request) -> JSON:
     if len(table_id) > 64:
         raise LobbyError(404, "TABLE_NOT_FOUND", "no such table")
-    return await in_db(request, lobby.table_of, _service(request).engine, table_id)
+    engine = _service(request).engine
+    await in_db(request, lobby.recover_stale, engine, table_id)  # the creator's poll finds a lost start
+    return await in_db(request, lobby.table_of, engine, table_id)
 
 
 @router.post("/api/lobby/tables/{table_id}/join")
