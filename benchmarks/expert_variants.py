@@ -16,7 +16,9 @@ Each callable takes a seed and returns an agent; e.g.::
   (on a quiet core both stay within the level's 0.8 s a turn: ``expert_rollouts.py --presets``);
 - ``turn_search_full_x10``: the *expert* level with every rollout played to the end (``horizon``
   0, no value model) and ten times its rollout caps in the core: 1,200 full rollouts a turn,
-  about what the core plays in 0.8 s (``expert_rollouts.py --horizon 0``), clocks off.
+  about what the core plays in 0.8 s (``expert_rollouts.py --horizon 0``), clocks off;
+- ``turn_search_wide_x10``: ``turn_search_x10`` searching twelve actions a turn instead of six
+  (five of the best claims instead of two, more draws), clocks off.
 """
 
 from __future__ import annotations
@@ -67,3 +69,9 @@ def turn_search_full_x10(seed: int | None) -> RolloutSearchAgent:
     settings = {**TURN_SEARCH_SETTINGS, "horizon": 0, "core_full_rollout_scale": 10.0}
     settings.update(time_limit=None, turn_time=None)
     return RolloutSearchAgent(seed=seed, name="turn_search_full_x10", **settings)  # type: ignore[arg-type]
+
+
+def turn_search_wide_x10(seed: int | None) -> RolloutSearchAgent:
+    settings = {**TURN_SEARCH_SETTINGS, "core_rollout_scale": 10.0, "turn_candidates": 12}
+    settings.update(time_limit=None, turn_time=None)
+    return RolloutSearchAgent(seed=seed, name="turn_search_wide_x10", **settings)  # type: ignore[arg-type]

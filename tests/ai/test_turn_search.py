@@ -48,7 +48,7 @@ def midgame_turn(players: int, seed: int, actions: int = 60) -> GameState:
     return game
 
 
-def turn_searcher(seed: int = 1, block: bool = True) -> RolloutSearchAgent:
+def turn_searcher(seed: int = 1, block: bool = True, turn_candidates: int = MAX_TURN_CANDIDATES) -> RolloutSearchAgent:
     return RolloutSearchAgent(
         ticket_rollouts=4,
         action_rollouts=2,
@@ -60,6 +60,7 @@ def turn_searcher(seed: int = 1, block: bool = True) -> RolloutSearchAgent:
         horizon=10,
         block=block,
         seed=seed,
+        turn_candidates=turn_candidates,
     )
 
 
@@ -153,6 +154,25 @@ def test_turn_candidates_are_legal_distinct_and_few(players: int, seed: int) -> 
     # one face-up card per colour at most
     colours = [view.display[c.slot] for c in candidates if isinstance(c, DrawFaceUp)]
     assert len(colours) == len(set(colours))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 10), (2, 11), (3, 12)])
+def test_a_wider_turn_search_keeps_the_default_candidates_and_adds_claims_and_draws(players: int, seed: int) -> None:
+    game = midgame_turn(players, seed)
+    view = game.view(game.current)
+    legal = game.legal_action_list()
+    narrow, wide = turn_searcher(), turn_searcher(turn_candidates=12)
+    default = narrow.base.choose(view, legal)
+    six = narrow._turn_candidates(view, legal, default)
+    twelve = wide._turn_candidates(view, legal, default)
+    assert len(twelve) == len(set(twelve)) <= 12 and all(c in legal for c in twelve)
+    claims = [c for c in six if isinstance(c, Claim)]
+    assert twelve[0] == default and set(claims) <= set(twelve)
+    assert sum(isinstance(c, Claim) for c in twelve) >= len(claims)
+    if len(six) == MAX_TURN_CANDIDATES:  # the narrow search ran out of room: the wide one has more
+        assert len(twelve) > len(six)
+    with pytest.raises(ValueError, match="turn_candidates"):
+        turn_searcher(turn_candidates=1)
 
 
 @pytest.mark.parametrize("seed", [13, 14, 15, 16])

@@ -320,6 +320,7 @@ class RolloutSearchAgent:
         core_rollouts: bool = True,
         core_rollout_scale: float = 1.0,
         core_full_rollout_scale: float | None = None,
+        turn_candidates: int = MAX_TURN_CANDIDATES,
     ) -> None:
         if objective not in ("margin", "score", "auto"):
             raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
@@ -343,6 +344,11 @@ class RolloutSearchAgent:
         self.search_actions = search_actions
         self.confidence = confidence
         self.keep_candidates = keep_candidates
+        if turn_candidates < 2:
+            raise ValueError(f"turn_candidates must be at least 2, not {turn_candidates}")
+        #: Actions searched on an ordinary turn with ``search_turns``; past the default six, half
+        #: the extra places go to more of the best claims and the rest to draws.
+        self.turn_candidates = turn_candidates
         self.rng = random.Random(seed)
         if three_player_weights not in ("train_cost", "long_cost"):
             raise ValueError(f"three_player_weights must be 'train_cost' or 'long_cost', not {three_player_weights!r}")
@@ -479,15 +485,17 @@ class RolloutSearchAgent:
                     out.append(claim)
         return out
 
-    def _draw_candidates(self, view: PlayerView, legal: Sequence[Action], out: list[Action]) -> list[Action]:
+    def _draw_candidates(
+        self, view: PlayerView, legal: Sequence[Action], out: list[Action], cap: int = MAX_TURN_CANDIDATES
+    ) -> list[Action]:
         """``out`` plus one face-up draw per colour on display and a blind draw, in the engine's
-        order of legal actions, while there is room (:data:`MAX_TURN_CANDIDATES`)."""
+        order of legal actions, while there is room (``cap`` actions in all)."""
         seen: set[int] = set()
         for action in out:
             if isinstance(action, DrawFaceUp):
                 seen.add(view.display[action.slot])
         for action in legal:
-            if len(out) >= MAX_TURN_CANDIDATES:
+            if len(out) >= cap:
                 break
             if isinstance(action, DrawBlind) and action not in out:
                 out.append(action)
@@ -506,10 +514,11 @@ class RolloutSearchAgent:
             for claim in self._blocking_claims(view, claims):
                 if claim not in out:
                     out.append(claim)
-        for claim in claims[:2]:
-            if len(out) < MAX_TURN_CANDIDATES - 1 and claim not in out:
+        cap = self.turn_candidates
+        for claim in claims[: 2 + max(0, cap - MAX_TURN_CANDIDATES) // 2]:
+            if len(out) < cap - 1 and claim not in out:
                 out.append(claim)
-        return self._draw_candidates(view, legal, out)
+        return self._draw_candidates(view, legal, out, cap)
 
     def _blocking_claims(self, view: PlayerView, claims: Sequence[Claim], opponent: int | None = None) -> list[Claim]:
         """At most one claim on a route that ``opponent``'s likely tickets need most (planned in
