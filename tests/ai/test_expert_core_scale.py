@@ -28,9 +28,12 @@ SMALL_BOARD = Path(__file__).resolve().parents[2] / "examples" / "variants" / "s
 
 
 def cheap(**overrides: object) -> RolloutSearchAgent:
-    """The expert level's settings with small caps and no clocks, ``overrides`` on top."""
+    """The expert level's settings with small caps, every scale 1 and no clocks, ``overrides`` on top."""
     settings: dict[str, object] = {
         **TURN_SEARCH_SETTINGS,
+        "core_rollout_scale": 1.0,
+        "core_full_rollout_scale": 1.0,
+        "three_player_core_rollout_scale": None,
         "ticket_rollouts": 6,
         "action_rollouts": 4,
         "turn_rollouts": 6,
@@ -97,6 +100,21 @@ def test_in_the_core_a_scaled_cap_searches_like_the_cap_times_the_scale(turns: i
     scaled = decide(cheap(core_rollout_scale=5, core_full_rollout_scale=2), state)
     assert scaled == decide(cheap(ticket_rollouts=30, turn_rollouts=30), state)
     assert scaled[1] > decide(cheap(), state)[1]
+
+
+@needs_core
+def test_three_player_turns_take_their_own_scale() -> None:
+    state = position(3, 12)  # a three-player turn: rollouts cut at the horizon
+    own = decide(cheap(core_rollout_scale=5, three_player_core_rollout_scale=1), state)
+    assert own == decide(cheap(), state)
+    same = decide(cheap(core_rollout_scale=5, three_player_core_rollout_scale=None), state)
+    assert same == decide(cheap(turn_rollouts=30), state)
+    two = position(2, 12)
+    assert decide(cheap(core_rollout_scale=5, three_player_core_rollout_scale=1), two) == decide(
+        cheap(turn_rollouts=30), two
+    )
+    with pytest.raises(ValueError, match="three_player_core_rollout_scale must be a positive number"):
+        RolloutSearchAgent(three_player_core_rollout_scale=0)
 
 
 @needs_core

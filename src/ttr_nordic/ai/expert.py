@@ -292,7 +292,10 @@ class RolloutSearchAgent:
     many rollouts in the same time. Where they run there, ``core_rollout_scale`` multiplies the
     rollout cap of every search whose rollouts are cut at a horizon, ``core_full_rollout_scale``
     (by default the same) that of a search playing them to the end (about five times as long each),
-    so that the same time buys more rollouts; the time limits stay as they are.
+    so that the same time buys more rollouts; the time limits stay as they are. ``turn_candidates``
+    caps the actions searched on an ordinary turn. ``three_player_turn_candidates`` and
+    ``three_player_core_rollout_scale`` replace ``turn_candidates`` and ``core_rollout_scale`` in
+    three-player games (None: the same).
     """
 
     def __init__(
@@ -321,6 +324,8 @@ class RolloutSearchAgent:
         core_rollout_scale: float = 1.0,
         core_full_rollout_scale: float | None = None,
         turn_candidates: int = MAX_TURN_CANDIDATES,
+        three_player_turn_candidates: int | None = None,
+        three_player_core_rollout_scale: float | None = None,
     ) -> None:
         if objective not in ("margin", "score", "auto"):
             raise ValueError(f"objective must be 'margin', 'score' or 'auto', not {objective!r}")
@@ -329,26 +334,36 @@ class RolloutSearchAgent:
         self.core_rollouts = core_rollouts
         if core_full_rollout_scale is None:
             core_full_rollout_scale = core_rollout_scale
+        if three_player_core_rollout_scale is None:
+            three_player_core_rollout_scale = core_rollout_scale
         for label, scale in (
             ("core_rollout_scale", core_rollout_scale),
             ("core_full_rollout_scale", core_full_rollout_scale),
+            ("three_player_core_rollout_scale", three_player_core_rollout_scale),
         ):
             if not (math.isfinite(scale) and scale > 0):
                 raise ValueError(f"{label} must be a positive number, not {scale!r}")
         #: Multiply the rollout caps of a search whose rollouts run in the core (cut at a horizon, or played out).
         self.core_rollout_scale = float(core_rollout_scale)
         self.core_full_rollout_scale = float(core_full_rollout_scale)
+        self.three_player_core_rollout_scale = float(three_player_core_rollout_scale)
         self.ticket_rollouts = ticket_rollouts
         self.action_rollouts = action_rollouts
         self.time_limit = time_limit
         self.search_actions = search_actions
         self.confidence = confidence
         self.keep_candidates = keep_candidates
-        if turn_candidates < 2:
-            raise ValueError(f"turn_candidates must be at least 2, not {turn_candidates}")
-        #: Actions searched on an ordinary turn with ``search_turns``; past the default six, half
-        #: the extra places go to more of the best claims and the rest to draws.
-        self.turn_candidates = turn_candidates
+        if three_player_turn_candidates is None:
+            three_player_turn_candidates = turn_candidates
+        for label, count in (
+            ("turn_candidates", turn_candidates),
+            ("three_player_turn_candidates", three_player_turn_candidates),
+        ):
+            if count < 2:
+                raise ValueError(f"{label} must be at least 2, not {count}")
+        #: Actions searched on an ordinary turn with ``search_turns``, by table size; past the
+        #: default six, half the extra places go to more of the best claims and the rest to draws.
+        self.turn_candidates = {2: turn_candidates, 3: three_player_turn_candidates}
         self.rng = random.Random(seed)
         if three_player_weights not in ("train_cost", "long_cost"):
             raise ValueError(f"three_player_weights must be 'train_cost' or 'long_cost', not {three_player_weights!r}")
@@ -431,7 +446,10 @@ class RolloutSearchAgent:
             return default
         if len(candidates) <= 1:
             return default
-        scale = self.core_rollout_scale if horizon > 0 else self.core_full_rollout_scale
+        if horizon == 0:
+            scale = self.core_full_rollout_scale
+        else:
+            scale = self.three_player_core_rollout_scale if view.num_players == 3 else self.core_rollout_scale
         if scale != 1.0 and self.searches_in_core(view):
             budget = max(1, round(budget * scale))
         best = self._search(view, candidates, budget, time_limit, horizon)
@@ -514,7 +532,7 @@ class RolloutSearchAgent:
             for claim in self._blocking_claims(view, claims):
                 if claim not in out:
                     out.append(claim)
-        cap = self.turn_candidates
+        cap = self.turn_candidates.get(view.num_players, self.turn_candidates[2])
         for claim in claims[: 2 + max(0, cap - MAX_TURN_CANDIDATES) // 2]:
             if len(out) < cap - 1 and claim not in out:
                 out.append(claim)
