@@ -229,7 +229,9 @@ def test_a_copied_or_pickled_space_starts_its_tables_afresh() -> None:
     import copy
     import pickle
 
-    env = aec_env(players=2)
+    # On the engine, whose steps fill the space's tables (the core's steps use its own; alone,
+    # this test found them empty when it ran on the core).
+    env = aec_env(players=2, compiled=False)
     env.reset(seed=3)
     rng = random.Random(3)
     for _ in range(40):
