@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -115,6 +116,29 @@ def test_three_player_turns_take_their_own_scale() -> None:
     )
     with pytest.raises(ValueError, match="three_player_core_rollout_scale must be a positive number"):
         RolloutSearchAgent(three_player_core_rollout_scale=0)
+
+
+def test_the_expert_searches_twelve_actions_a_turn_only_in_two_player_games_in_the_core() -> None:
+    agent = AGENTS["turn_search"](1)
+    assert isinstance(agent, RolloutSearchAgent)
+    assert agent.turn_caps == {(2, False): 6, (2, True): 12, (3, False): 6, (3, True): 6}
+    assert agent.three_player_core_rollout_scale == 1.0 and agent.core_rollout_scale == 10.0
+
+
+@pytest.mark.parametrize("core", [False, True])
+def test_core_turn_candidates_apply_where_the_core_plays_the_rollouts(core: bool) -> None:
+    if core and not fast.AVAILABLE:
+        pytest.skip("the compiled core is not built or is turned off")
+    state = position(2, 8)  # (a turn with more than six actions worth searching)
+    view, legal = state.view(state.current), state.legal_action_list()
+
+    def candidates(turn: int, in_core: int) -> list[Any]:
+        agent = cheap(core_rollouts=core, turn_candidates=turn, core_turn_candidates=in_core)
+        return agent._turn_candidates(view, legal, agent.base.choose(view, legal))  # (the choice plans)
+
+    six, twelve = candidates(6, 6), candidates(12, 12)
+    assert len(six) <= 6 and len(twelve) > len(six)
+    assert candidates(6, 12) == (twelve if core else six)
 
 
 @needs_core

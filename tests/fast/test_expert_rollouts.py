@@ -90,11 +90,15 @@ def test_the_search_judges_a_rollout_that_runs_past_its_cap_as_it_stands(monkeyp
     assert expert.searches and expert.last_rollouts > 0
 
 
+SAME_ON_BOTH_PATHS = {"core_rollout_scale": 1.0, "core_turn_candidates": 6, "ticket_rollouts": 16}
+
+
 @pytest.mark.parametrize(
     ("players", "settings"),
     [
         (3, {**EXPERT_SETTINGS, "time_limit": None, "ticket_rollouts": 30, "action_rollouts": 8}),
-        (2, {**TURN_SEARCH_SETTINGS, "time_limit": None, "turn_time": None, "turn_rollouts": 8, "ticket_rollouts": 16}),
+        # (the same caps and candidates on both paths: the registered ones grow in the core)
+        (2, {**TURN_SEARCH_SETTINGS, **SAME_ON_BOTH_PATHS, "time_limit": None, "turn_time": None, "turn_rollouts": 8}),
     ],
 )
 def test_the_expert_chooses_the_same_with_core_rollouts(players: int, settings: dict[str, object]) -> None:

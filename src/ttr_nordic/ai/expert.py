@@ -293,9 +293,10 @@ class RolloutSearchAgent:
     rollout cap of every search whose rollouts are cut at a horizon, ``core_full_rollout_scale``
     (by default the same) that of a search playing them to the end (about five times as long each),
     so that the same time buys more rollouts; the time limits stay as they are. ``turn_candidates``
-    caps the actions searched on an ordinary turn. ``three_player_turn_candidates`` and
-    ``three_player_core_rollout_scale`` replace ``turn_candidates`` and ``core_rollout_scale`` in
-    three-player games (None: the same).
+    caps the actions searched on an ordinary turn, ``core_turn_candidates`` (by default the same)
+    where the rollouts run in the core. ``three_player_turn_candidates`` (for both) and
+    ``three_player_core_rollout_scale`` replace them and ``core_rollout_scale`` in three-player
+    games (None: the same).
     """
 
     def __init__(
@@ -324,6 +325,7 @@ class RolloutSearchAgent:
         core_rollout_scale: float = 1.0,
         core_full_rollout_scale: float | None = None,
         turn_candidates: int = MAX_TURN_CANDIDATES,
+        core_turn_candidates: int | None = None,
         three_player_turn_candidates: int | None = None,
         three_player_core_rollout_scale: float | None = None,
     ) -> None:
@@ -353,17 +355,25 @@ class RolloutSearchAgent:
         self.search_actions = search_actions
         self.confidence = confidence
         self.keep_candidates = keep_candidates
-        if three_player_turn_candidates is None:
-            three_player_turn_candidates = turn_candidates
+        if core_turn_candidates is None:
+            core_turn_candidates = turn_candidates
         for label, count in (
             ("turn_candidates", turn_candidates),
+            ("core_turn_candidates", core_turn_candidates),
             ("three_player_turn_candidates", three_player_turn_candidates),
         ):
-            if count < 2:
+            if count is not None and count < 2:
                 raise ValueError(f"{label} must be at least 2, not {count}")
-        #: Actions searched on an ordinary turn with ``search_turns``, by table size; past the
-        #: default six, half the extra places go to more of the best claims and the rest to draws.
-        self.turn_candidates = {2: turn_candidates, 3: three_player_turn_candidates}
+        three = three_player_turn_candidates
+        #: Actions searched on an ordinary turn with ``search_turns``, by table size and whether
+        #: the rollouts run in the core; past the default six, half the extra places go to more of
+        #: the best claims and the rest to draws.
+        self.turn_caps = {
+            (2, False): turn_candidates,
+            (2, True): core_turn_candidates,
+            (3, False): turn_candidates if three is None else three,
+            (3, True): core_turn_candidates if three is None else three,
+        }
         self.rng = random.Random(seed)
         if three_player_weights not in ("train_cost", "long_cost"):
             raise ValueError(f"three_player_weights must be 'train_cost' or 'long_cost', not {three_player_weights!r}")
@@ -532,7 +542,7 @@ class RolloutSearchAgent:
             for claim in self._blocking_claims(view, claims):
                 if claim not in out:
                     out.append(claim)
-        cap = self.turn_candidates.get(view.num_players, self.turn_candidates[2])
+        cap = self.turn_caps[(3 if view.num_players == 3 else 2, self.searches_in_core(view))]
         for claim in claims[: 2 + max(0, cap - MAX_TURN_CANDIDATES) // 2]:
             if len(out) < cap - 1 and claim not in out:
                 out.append(claim)

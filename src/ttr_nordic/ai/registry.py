@@ -49,6 +49,10 @@ class TurnSearchSettings(ExpertSettings):
     three_player_ticket_horizon: int | None
     core_rollout_scale: float
     core_full_rollout_scale: float
+    turn_candidates: int
+    core_turn_candidates: int
+    three_player_core_rollout_scale: float
+    three_player_turn_candidates: int
 
 
 #: The settings of the registered ``rollout_search`` agent (the *expert* level); benchmarks
@@ -67,10 +71,12 @@ EXPERT_SETTINGS: ExpertSettings = {
 #: included, 0.8 s a turn), rollouts cut after 24 actions and scored by the value model,
 #: blocking claims in two-player games and the opponents' tickets inferred from their claims;
 #: the ticket searches of three-player games play their rollouts to the end (at the first
-#: ticket choice the value model says too little, docs/ai-strength.md 2026-11-28 (14)). The
-#: rollout caps are those of the Python rollouts where the core plays them too
-#: (``core_rollout_scale`` 1): ten times as many in the same 0.8 s did not play stronger on
-#: the ladder (docs/ai-strength.md 2026-11-28 (15)).
+#: ticket choice the value model says too little, docs/ai-strength.md 2026-11-28 (14)). In
+#: two-player games, where the compiled core plays the rollouts, the searches take ten times the
+#: Python caps and a turn searches twelve actions instead of six: stronger on the ladder than the
+#: same with the Python caps and six (docs/ai-strength.md 2026-11-29 (17)); ten times the
+#: rollouts alone were not (15). Three-player games, and searches without the core, keep the caps
+#: and the six, as measured there.
 TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     **EXPERT_SETTINGS,
     "search_turns": True,
@@ -80,8 +86,12 @@ TURN_SEARCH_SETTINGS: TurnSearchSettings = {
     "block": True,
     "ticket_inference": True,
     "three_player_ticket_horizon": 0,
-    "core_rollout_scale": 1.0,
+    "core_rollout_scale": 10.0,
     "core_full_rollout_scale": 1.0,
+    "turn_candidates": 6,
+    "core_turn_candidates": 12,
+    "three_player_core_rollout_scale": 1.0,
+    "three_player_turn_candidates": 6,
 }
 
 #: Every agent by name; a factory takes a seed (None = nondeterministic).
