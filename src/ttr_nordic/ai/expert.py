@@ -428,6 +428,7 @@ class RolloutSearchAgent:
             return legal[0]
         phase = view.phase.name
         candidates: list[Action]
+        in_core: bool | None = None  # whether the search plays its rollouts in the core, once asked
         budget = self.action_rollouts
         time_limit = self.time_limit
         horizon = self.horizon
@@ -445,7 +446,8 @@ class RolloutSearchAgent:
             elif decline and not isinstance(default, DeclineTunnel):
                 candidates.append(decline[0])
         elif phase == "CHOOSE_ACTION" and self.search_turns:
-            candidates = self._turn_candidates(view, legal, default)
+            in_core = self.searches_in_core(view)
+            candidates = self._turn_candidates(view, legal, default, in_core)
             budget, time_limit = self.turn_rollouts, self.turn_time
         elif phase == "CHOOSE_ACTION":
             candidates = self._action_candidates(view, legal, default)
@@ -460,7 +462,7 @@ class RolloutSearchAgent:
             scale = self.core_full_rollout_scale
         else:
             scale = self.three_player_core_rollout_scale if view.num_players == 3 else self.core_rollout_scale
-        if scale != 1.0 and self.searches_in_core(view):
+        if scale != 1.0 and (self.searches_in_core(view) if in_core is None else in_core):
             budget = max(1, round(budget * scale))
         best = self._search(view, candidates, budget, time_limit, horizon)
         return best if best in legal else default
@@ -532,17 +534,22 @@ class RolloutSearchAgent:
                 out.append(action)
         return out
 
-    def _turn_candidates(self, view: PlayerView, legal: Sequence[Action], default: Action) -> list[Action]:
+    def _turn_candidates(
+        self, view: PlayerView, legal: Sequence[Action], default: Action, in_core: bool | None = None
+    ) -> list[Action]:
         """Route Focus's move, a ticket draw (as without ``search_turns``), blocking claims, the
         two best claims, a blind draw and a face-up draw of each colour, at most
-        :data:`MAX_TURN_CANDIDATES`."""
+        :data:`MAX_TURN_CANDIDATES`; with a larger cap (``turn_caps``) more of the best claims
+        and draws. ``in_core``: whether the search plays its rollouts in the core (None: ask)."""
+        if in_core is None:
+            in_core = self.searches_in_core(view)
         out = self._action_candidates(view, legal, default)
         claims = top_claims(view, legal)
         if self.block and view.num_players == 2 and claims:
             for claim in self._blocking_claims(view, claims):
                 if claim not in out:
                     out.append(claim)
-        cap = self.turn_caps[(3 if view.num_players == 3 else 2, self.searches_in_core(view))]
+        cap = self.turn_caps[(3 if view.num_players == 3 else 2, in_core)]
         for claim in claims[: 2 + max(0, cap - MAX_TURN_CANDIDATES) // 2]:
             if len(out) < cap - 1 and claim not in out:
                 out.append(claim)
