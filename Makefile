@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-web
 
-.PHONY: run test system-deps lint types pytest pytest-postgres bench bench-server clean
+.PHONY: run test system-deps lint types pytest pytest-postgres openspiel-native bench bench-server clean
 
 $(STAMP): pyproject.toml hatch_build.py src/ttr_nordic/rl/_fastobs.c src/ttr_nordic/fast/_core.c $(wildcard src/ttr_nordic/fast/*.h)
 	$(PYTHON) -m venv $(VENV)
@@ -44,8 +44,13 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
+## The OpenSpiel game in C++ (ttr_nordic_native): compiled against the installed OpenSpiel's
+## source release (downloaded once from PyPI); a no-op when it is up to date.
+openspiel-native: $(STAMP)
+	$(BIN)/python -m ttr_nordic.rl.openspiel_native build
+
 # pytest exits 5 when it collects no test: that is a failure here, never a pass.
-pytest: $(STAMP)
+pytest: $(STAMP) openspiel-native
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --durations=25; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "no tests were collected"; exit 1; fi; exit $$status
 
@@ -61,4 +66,5 @@ bench-server: $(STAMP)
 	$(BIN)/python benchmarks/server_load.py
 
 clean:
-	rm -rf $(VENV) build dist .mypy_cache .ruff_cache src/ttr_nordic/rl/_fastobs*.so src/ttr_nordic/fast/_core*.so
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache src/ttr_nordic/rl/_fastobs*.so src/ttr_nordic/fast/_core*.so \
+		src/ttr_nordic/rl/_spiel_game*.so src/ttr_nordic/rl/_spiel_game.stamp

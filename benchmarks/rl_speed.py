@@ -24,6 +24,10 @@ codes, or the mask's ids), so that the policy costs about the same in every runn
   (``play_chance``: ``random.choices`` over ``chance_outcomes()``) and applied as part of the
   step. On the core (``rl/openspiel_core.py``) each chance node runs the pending action again
   in C with the draws chosen so far;
+- ``openspiel_native`` and ``openspiel_native_bots``: the same game as ``ttr_nordic_native``, in
+  C++ (``rl/openspiel_native.py``, where it is built): the OpenSpiel runner's Python loop, and
+  whole games in OpenSpiel's own C++ loop (``pyspiel.evaluate_bots`` with two uniform random bots,
+  chance sampled in C++; decisions counted, chance nodes not);
 - ``openspiel_engine``: the OpenSpiel runner on the Python engine (``engine="python"``) whatever
   ``--engine`` says;
 - ``openspiel_floor``: the same loop on a Python OpenSpiel game that does nothing, shaped as a
@@ -61,7 +65,7 @@ import pyspiel
 
 from ttr_nordic import fast
 from ttr_nordic.engine import GameState
-from ttr_nordic.rl import aec_env, parallel_env
+from ttr_nordic.rl import aec_env, openspiel_native, parallel_env
 from ttr_nordic.rl.openspiel import play_chance  # importing it registers ttr_nordic
 
 
@@ -341,6 +345,28 @@ def openspiel_floor_steps(steps: int, seed: int) -> float:
     return openspiel_loop(pyspiel.load_game("ttr_nordic_floor"), steps, seed)
 
 
+def openspiel_native_steps(steps: int, seed: int) -> float:
+    """The OpenSpiel runner's loop (from Python) on ``ttr_nordic_native``, the game in C++."""
+    return openspiel_loop(pyspiel.load_game("ttr_nordic_native"), steps, seed)
+
+
+def openspiel_native_bots_steps(steps: int, seed: int) -> float:
+    """Whole games of ``ttr_nordic_native`` played by OpenSpiel's C++ loop
+    (``pyspiel.evaluate_bots``, two uniform random bots, chance sampled in C++) until ``steps``
+    decisions: decisions (chance nodes not counted) per second of the calls."""
+    game = pyspiel.load_game("ttr_nordic_native")
+    bots = [pyspiel.make_uniform_random_bot(p, seed) for p in range(2)]
+    done, spent, game_seed = 0, 0.0, seed * 100_000
+    while done < steps:
+        state = game.new_initial_state()
+        started = CLOCK()
+        pyspiel.evaluate_bots(state, bots, game_seed)
+        spent += CLOCK() - started
+        done += sum(1 for entry in state.full_history() if entry.player >= 0)
+        game_seed += 1
+    return done / spent
+
+
 WARM_UP_SEED = 1000
 RUNNERS: dict[str, Callable[[int, int], float]] = {
     "engine": engine_steps,
@@ -353,8 +379,13 @@ RUNNERS: dict[str, Callable[[int, int], float]] = {
     "openspiel": openspiel_steps,
     "openspiel_floor": openspiel_floor_steps,
     "openspiel_engine": lambda steps, seed: openspiel_steps(steps, seed, "python"),
+    "openspiel_native": openspiel_native_steps,
+    "openspiel_native_bots": openspiel_native_bots_steps,
     "mask_scan": mask_scan_steps,
 }
+#: The runners of the OpenSpiel game in C++ (``rl/openspiel_native.py``), where it is built.
+NATIVE = ("openspiel_native", "openspiel_native_bots")
+NATIVE_BUILT = openspiel_native.load()
 WRAPPERS = (
     "pettingzoo",
     "pettingzoo_ids",
@@ -364,6 +395,7 @@ WRAPPERS = (
     "openspiel",
     "openspiel_engine",
     "openspiel_floor",
+    *NATIVE,
 )
 
 
@@ -395,9 +427,13 @@ def main(argv: list[str] | None = None) -> None:
     COMPILED = {"auto": None, "core": True, "python": False}[args.engine]
     CLOCK = time.process_time if args.cpu_time else time.perf_counter
     if args.only is None:
-        args.only = [name for name in RUNNERS if name != "core" or fast.AVAILABLE]
+        args.only = [name for name in RUNNERS if (name != "core" or fast.AVAILABLE) and name not in NATIVE]
+        if NATIVE_BUILT and COMPILED is not False:
+            args.only += list(NATIVE)
     elif "core" in args.only and not fast.AVAILABLE:
         parser.error("the core runner needs the compiled core (build it: python hatch_build.py)")
+    if set(NATIVE) & set(args.only) and not NATIVE_BUILT:
+        parser.error("ttr_nordic_native is not built (python -m ttr_nordic.rl.openspiel_native build)")
     on_core = fast.AVAILABLE and COMPILED is not False
     clock = "CPU time" if args.cpu_time else "wall clock"
     stepped = "the compiled core" if on_core else "the Python engine"

@@ -443,6 +443,7 @@ static PyObject *play_random(PyObject *mod, PyObject *args) {
 #include "_env_steps.h"
 #include "_state_io.h"
 #include "_chance.h"
+#include "_spiel.h"
 
 /* ------------------------------------------------------------------------ Route Focus agents */
 
@@ -610,5 +611,12 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
+    PyObject *api = PyCapsule_New(&spiel_api, SPIEL_API_CAPSULE, NULL); /* _spiel.h's C API */
+    if (api == NULL || PyModule_AddObjectRef(m, "_spiel_api", api) < 0) {
+        Py_XDECREF(api);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_DECREF(api);
     return m;
 }
