@@ -14,6 +14,9 @@ codes, or the mask's ids), so that the policy costs about the same in every runn
   and mask each step);
 - ``pettingzoo_ids`` and ``parallel_ids``: the same, the policy picking from
   ``info["legal_ids"]`` (the ids the environment lists beside the mask) instead of the mask;
+- ``parallel_floor``: the ``parallel_ids`` loop on a parallel environment that does nothing (its
+  step looks up the mover's action and returns five dicts made once): what the loop, the policy
+  and the parallel API's calls cost by themselves, with no game behind them;
 - ``gymnasium``: ``env.step(id)`` for one seat against a ``random`` agent; opponent decisions
   count as steps too (they are actions the wrapper runs);
 - ``mask_scan``: ``legal_from_mask`` alone, on masks of PettingZoo games, printed as
@@ -193,9 +196,9 @@ def parallel_steps(steps: int, seed: int) -> float:
     return steps / (CLOCK() - started)
 
 
-def parallel_ids_steps(steps: int, seed: int) -> float:
+def parallel_ids_steps(steps: int, seed: int, env: Any = None) -> float:
     """``parallel_steps`` with the policy reading the mover's info's legal ids instead of its mask."""
-    env = parallel_env(players=2, compiled=COMPILED)
+    env = env or parallel_env(players=2, compiled=COMPILED)
     rng = random.Random(seed)
     _observations, infos = env.reset(seed=seed)
     done = 0
@@ -209,6 +212,57 @@ def parallel_ids_steps(steps: int, seed: int) -> float:
         _observations, _rewards, _terms, _truncs, infos = env.step(dict.fromkeys(env.agents, chosen))
         done += 1
     return steps / (CLOCK() - started)
+
+
+class _ParallelFloor:
+    """A parallel environment that does nothing, shaped as a random 2-player game (180 steps, 12
+    legal ids, each agent's 510-value observation and 6,394-cell mask): its ``step`` looks up the
+    mover's action and hands back five dicts made once, what ``parallel_ids`` pays around the game."""
+
+    possible_agents = ("player_0", "player_1")
+
+    def __init__(self) -> None:
+        self.agents: list[str] = []
+        self.mover, self.steps = 0, 0
+        observations = {
+            a: {"observation": np.zeros(510, np.float32), "action_mask": np.zeros(6394, np.int8)}
+            for a in self.possible_agents
+        }
+        zeros, falses = dict.fromkeys(self.possible_agents, 0.0), dict.fromkeys(self.possible_agents, False)
+        self.results = [
+            (
+                observations,
+                zeros,
+                falses,
+                falses,
+                {
+                    a: {"active_agent": self.possible_agents[m], "illegal_action": False, "legal_ids": _FLOOR_LEGAL}
+                    for a in self.possible_agents
+                },
+            )
+            for m in (0, 1)
+        ]
+
+    @property
+    def agent_to_move(self) -> str | None:
+        return self.possible_agents[self.mover] if self.agents else None
+
+    def reset(self, seed: int | None = None) -> tuple[Any, Any]:
+        self.agents, self.mover, self.steps = list(self.possible_agents), 0, 0
+        return self.results[0][0], self.results[0][4]
+
+    def step(self, actions: dict[str, Any]) -> Any:
+        actions[self.possible_agents[self.mover]]
+        self.mover ^= 1
+        self.steps += 1
+        if self.steps == 180:
+            self.agents = []
+        return self.results[self.mover]
+
+
+def parallel_floor_steps(steps: int, seed: int) -> float:
+    """The ``parallel_ids`` runner's loop on a parallel environment that does nothing."""
+    return parallel_ids_steps(steps, seed, _ParallelFloor())
 
 
 def gymnasium_steps(steps: int, seed: int) -> float:
@@ -375,6 +429,7 @@ RUNNERS: dict[str, Callable[[int, int], float]] = {
     "parallel": parallel_steps,
     "pettingzoo_ids": pettingzoo_ids_steps,
     "parallel_ids": parallel_ids_steps,
+    "parallel_floor": parallel_floor_steps,
     "gymnasium": gymnasium_steps,
     "openspiel": openspiel_steps,
     "openspiel_floor": openspiel_floor_steps,
@@ -391,6 +446,7 @@ WRAPPERS = (
     "pettingzoo_ids",
     "parallel",
     "parallel_ids",
+    "parallel_floor",
     "gymnasium",
     "openspiel",
     "openspiel_engine",

@@ -101,6 +101,8 @@ def openspiel_source(version: str | None = None) -> Path:
             data = answer.read()
     except StopIteration:
         raise BuildError(f"PyPI has no source release {name}") from None
+    except (KeyError, TypeError, ValueError) as error:
+        raise BuildError(f"PyPI's index of open-spiel was not as expected ({error!r})") from None
     except OSError as error:
         raise BuildError(f"could not download {name} from PyPI: {error}") from None
     if hashlib.sha256(data).hexdigest() != entry["hashes"]["sha256"]:
@@ -178,7 +180,11 @@ def load() -> bool:
     from .observation import NUM_KINDS, NUM_TICKETS, SIZE
 
     space = action_space()
-    module = importlib.import_module("ttr_nordic.rl._spiel_game")
+    try:
+        module = importlib.import_module("ttr_nordic.rl._spiel_game")
+    except ImportError as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ImportError(f"{GAME} is built but does not load ({message}); build it again with --force") from None
     descriptions = [space.describe(i) for i in range(space.size)]
     module._setup(fast.core_board(), core_space(), descriptions, SIZE, max(NUM_TICKETS, NUM_KINDS))
     return True
