@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from ttr_nordic import fast
+from ttr_nordic.rl import openspiel_native
 
 ROOT = Path(__file__).resolve().parents[2]
+NATIVE_BUILT = openspiel_native.is_built()  # make test builds it: then rl_speed.py times it too
 
 
 def run(script: str, *args: str) -> str:
@@ -46,7 +48,9 @@ def test_rl_speed_benchmark_prints_env_steps_last() -> None:
     assert any(line.startswith("mask_to_ids_us ") for line in lines)
     if fast.AVAILABLE:  # the wrappers step the core, and each is compared with it
         assert lines[0].startswith("wrappers step the compiled core")
-        for name in ("pettingzoo", "parallel", "gymnasium", "openspiel", "openspiel_engine", "openspiel_floor"):
+        names = ["pettingzoo", "parallel", "parallel_floor", "gymnasium", "openspiel", "openspiel_engine"]
+        names += ["openspiel_floor"] + (["openspiel_native", "openspiel_native_bots"] if NATIVE_BUILT else [])
+        for name in names:
             assert any(line.startswith(f"ratio_{name}_core ") for line in lines), name
 
 
