@@ -1,6 +1,7 @@
 """OpenSpiel game ``ttr_nordic_native``: :mod:`ttr_nordic.rl.openspiel`'s game compiled in C++,
-for OpenSpiel's C++ algorithms and bots (``pyspiel.evaluate_bots``, ``pyspiel.MCTSBot``,
-``pyspiel.random_sim_test``), which then play it without one call into Python.
+for OpenSpiel's C++ algorithms and bots (``pyspiel.evaluate_bots``, ``pyspiel.random_sim_test``,
+``pyspiel.MCTSBot``: it searches the true state, hidden hands included, so it is a
+perfect-information baseline), which then play it without one call into Python.
 
 The same game node for node (differentially tested against ``ttr_nordic``): the first player's
 chance node, a chance node for every card and ticket drawn with its real probabilities, the
