@@ -47,44 +47,54 @@ static PyObject *card_outcome(int kind, int count, int total) {
     return Py_NewRef(*slot);
 }
 
-/* (pile, outcomes) of the draw the plan stopped at: "card" with [(kind, count / total)] for the
- * kinds in the pile, ascending; "ticket" with [(ticket, 1 / total)], ascending. */
-static PyObject *plan_outcomes(const DrawPlan *plan) {
-    int total = plan->n_items;
-    PyObject *outcomes;
+/* The outcomes of the draw the plan stopped at, ascending, each with its weight out of the
+ * pile's plan->n_items: the card kinds in the pile with their counts, or the tickets left with 1
+ * each. How many (MAX_TICKETS at most). */
+static int plan_weights(const DrawPlan *plan, int *outcomes, int *weights) {
+    int total = plan->n_items, n = 0;
     if (plan->pile == 0) {
-        int counts[NK] = {0}, kinds = 0;
+        int counts[NK] = {0};
         for (int i = 0; i < total; i++) counts[plan->items[i]]++;
-        for (int k = 0; k < NK; k++) kinds += counts[k] > 0;
-        outcomes = PyList_New(kinds);
-        if (outcomes == NULL) return NULL;
-        for (int k = 0, at = 0; k < NK; k++) {
-            if (!counts[k]) continue;
-            PyObject *item = card_outcome(k, counts[k], total);
-            if (item == NULL) {
-                Py_DECREF(outcomes);
-                return NULL;
+        for (int k = 0; k < NK; k++)
+            if (counts[k]) {
+                outcomes[n] = k;
+                weights[n++] = counts[k];
             }
-            PyList_SET_ITEM(outcomes, at++, item);
-        }
-        return Py_BuildValue("(ON)", key_card_pile, outcomes);
+        return n;
     }
     uint8_t sorted[MAX_TICKETS];
     memcpy(sorted, plan->items, (size_t)total);
     sort_small(sorted, total);
-    outcomes = PyList_New(total);
-    if (outcomes == NULL) return NULL;
     for (int i = 0; i < total; i++) {
-        PyObject **slot = &ticket_outcomes_cache[sorted[i]][total];
-        if (*slot == NULL) *slot = Py_BuildValue("(id)", (int)sorted[i], 1.0 / (double)total);
-        PyObject *item = Py_XNewRef(*slot);
+        outcomes[n] = sorted[i];
+        weights[n++] = 1;
+    }
+    return n;
+}
+
+/* (pile, outcomes) of the draw the plan stopped at: "card" with [(kind, count / total)] for the
+ * kinds in the pile, ascending; "ticket" with [(ticket, 1 / total)], ascending (plan_weights). */
+static PyObject *plan_outcomes(const DrawPlan *plan) {
+    int total = plan->n_items, kinds[MAX_TICKETS], weights[MAX_TICKETS];
+    int n = plan_weights(plan, kinds, weights);
+    PyObject *outcomes = PyList_New(n);
+    if (outcomes == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item;
+        if (plan->pile == 0) {
+            item = card_outcome(kinds[i], weights[i], total);
+        } else {
+            PyObject **slot = &ticket_outcomes_cache[kinds[i]][total];
+            if (*slot == NULL) *slot = Py_BuildValue("(id)", kinds[i], 1.0 / (double)total);
+            item = Py_XNewRef(*slot);
+        }
         if (item == NULL) {
             Py_DECREF(outcomes);
             return NULL;
         }
         PyList_SET_ITEM(outcomes, i, item);
     }
-    return Py_BuildValue("(ON)", key_ticket_pile, outcomes);
+    return Py_BuildValue("(ON)", plan->pile == 0 ? key_card_pile : key_ticket_pile, outcomes);
 }
 
 /* After a planned run: ValueError for a chosen item not in its pile or one too many; else 0. */

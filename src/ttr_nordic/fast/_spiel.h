@@ -19,8 +19,8 @@ struct SpielNode {
     uint64_t pending_code; /* the pending action's code (at a draw's chance node after a decision) */
     long chosen[MAX_CHOSEN];
     int chance_kind, n_outcomes; /* SPIEL_PILE_* (-1: not a chance node) and its outcomes, ascending */
-    long outcomes[MAX_TICKETS > NK ? MAX_TICKETS : NK];
-    double probs[MAX_TICKETS > NK ? MAX_TICKETS : NK];
+    long outcomes[MAX_TICKETS]; /* plan_weights' (the most a pile can give: the tickets) */
+    double probs[MAX_TICKETS];
     int n_ids;      /* the legal ids, ascending, and their codes at the same index */
     int *ids;       /* capacity: legal.cap */
     Buf legal;      /* the codes (legal_actions' order until sorted with the ids) */
@@ -97,29 +97,16 @@ static SpielNode *spiel_clone(const SpielNode *node) {
     return out;
 }
 
-/* The draw the plan stopped at as the node's chance outcomes (plan_outcomes' values). */
+/* The draw the plan stopped at as the node's chance outcomes (plan_weights: plan_outcomes' values). */
 static void spiel_chance_of(SpielNode *node, const DrawPlan *plan) {
-    int total = plan->n_items, n = 0;
-    if (plan->pile == 0) {
-        int counts[NK] = {0};
-        for (int i = 0; i < total; i++) counts[plan->items[i]]++;
-        for (int k = 0; k < NK; k++)
-            if (counts[k]) {
-                node->outcomes[n] = k;
-                node->probs[n++] = (double)counts[k] / (double)total;
-            }
-        node->chance_kind = SPIEL_PILE_CARD;
-    } else {
-        uint8_t sorted[MAX_TICKETS];
-        memcpy(sorted, plan->items, (size_t)total);
-        sort_small(sorted, total);
-        for (int i = 0; i < total; i++) {
-            node->outcomes[n] = sorted[i];
-            node->probs[n++] = 1.0 / (double)total;
-        }
-        node->chance_kind = SPIEL_PILE_TICKET;
+    int outcomes[MAX_TICKETS], weights[MAX_TICKETS];
+    int n = plan_weights(plan, outcomes, weights);
+    for (int i = 0; i < n; i++) {
+        node->outcomes[i] = outcomes[i];
+        node->probs[i] = (double)weights[i] / (double)plan->n_items;
     }
     node->n_outcomes = n;
+    node->chance_kind = plan->pile == 0 ? SPIEL_PILE_CARD : SPIEL_PILE_TICKET;
     node->player = SPIEL_CHANCE;
 }
 
