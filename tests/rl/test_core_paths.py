@@ -390,3 +390,59 @@ def test_a_parallel_step_without_the_movers_action_is_refused_alike(compiled: bo
         with pytest.raises(ValueError, match=f"no action for {env.agent_to_move}, the agent to decide"):
             env.step(actions)  # type: ignore[arg-type]
     assert env.steps == 0 and env.state is not None and env.state.history == []
+
+
+def test_on_the_core_the_parallel_step_is_one_call_that_keeps_the_attributes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The core's ParallelStep stands in for ``step`` (no Python frame a step) and keeps ``steps``,
+    ``agents`` and ``agent_to_move`` as the Python step does, over resets; in human render mode the
+    method runs instead, so that each step prints."""
+    env = parallel_env(players=2, max_cycles=6, compiled=True)
+    python = parallel_env(players=2, max_cycles=6, compiled=False)
+    for seed in (4, 5):
+        _obs, infos = env.reset(seed=seed)
+        assert python.reset(seed=seed)[1] == infos
+        assert isinstance(env.step, fast.core_module().ParallelStep)
+        for step in range(6):
+            assert env.agent_to_move == python.agent_to_move == infos["player_0"]["active_agent"]
+            mover = env.agent_to_move
+            assert mover is not None
+            chosen = infos[mover]["legal_ids"][step % len(infos[mover]["legal_ids"])]
+            result = env.step(actions={mover: chosen})  # the keyword, as the method takes it
+            expected = python.step({mover: chosen})
+            infos = result[4]
+            assert result[1:] == expected[1:]
+            assert env.steps == python.steps == step + 1
+        assert env.agents == python.agents == [] and env.agent_to_move is python.agent_to_move is None
+        with pytest.raises(RuntimeError, match="call reset"):
+            env.step({})
+    for wrong in ((), ({}, {})):
+        with pytest.raises(TypeError, match=r"step\(actions\) takes one argument"):
+            env.step(*wrong)
+    with pytest.raises(TypeError, match=r"step\(actions\) takes one argument"):
+        env.step(moves={})  # type: ignore[call-arg]
+    shown = parallel_env(players=2, render_mode="human", compiled=True)
+    _obs, infos = shown.reset(seed=2)
+    assert not isinstance(shown.step, fast.core_module().ParallelStep)
+    capsys.readouterr()
+    mover = shown.agent_to_move
+    assert mover is not None
+    shown.step({mover: infos[mover]["legal_ids"][0]})
+    assert shown.steps == 1 and capsys.readouterr().out
+
+
+def test_a_dropped_parallel_environment_is_freed() -> None:
+    """The environment and its ParallelStep refer to each other: the cycle is collected."""
+    import gc
+    import weakref
+
+    env = parallel_env(players=2, compiled=True)
+    _obs, infos = env.reset(seed=1)
+    mover = env.agent_to_move
+    assert mover is not None
+    env.step({mover: infos[mover]["legal_ids"][0]})
+    gone = weakref.ref(env)
+    del env, infos, _obs
+    gc.collect()
+    assert gone() is None

@@ -26,6 +26,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -441,6 +442,7 @@ static PyObject *play_random(PyObject *mod, PyObject *args) {
 #include "_batch.h"
 #include "_env.h"
 #include "_env_steps.h"
+#include "_parallel.h"
 #include "_state_io.h"
 #include "_chance.h"
 #include "_spiel.h"
@@ -583,7 +585,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compile
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreBoardType) < 0 || PyType_Ready(&CoreGameType) < 0 || PyType_Ready(&CoreBatchType) < 0 ||
         PyType_Ready(&CoreSpaceType) < 0 ||
-        PyType_Ready(&CoreAgentType) < 0 || PyType_Ready(&ChanceNodeType) < 0)
+        PyType_Ready(&CoreAgentType) < 0 || PyType_Ready(&ChanceNodeType) < 0 || PyType_Ready(&ParallelStepType) < 0)
         return NULL;
     scaled_tables_init();
     if ((key_observation = PyUnicode_InternFromString("observation")) == NULL ||
@@ -592,6 +594,9 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
         (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL ||
         (key_seat = PyUnicode_InternFromString("seat")) == NULL ||
+        (key_steps = PyUnicode_InternFromString("steps")) == NULL ||
+        (key_agents = PyUnicode_InternFromString("agents")) == NULL ||
+        (key_agent_to_move = PyUnicode_InternFromString("agent_to_move")) == NULL ||
         (zero_reward = PyFloat_FromDouble(0.0)) == NULL ||
         (name_getrandbits = PyUnicode_InternFromString("getrandbits")) == NULL)
         return NULL;
@@ -607,6 +612,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObjectRef(m, "CoreSpace", (PyObject *)&CoreSpaceType) < 0 ||
         PyModule_AddObjectRef(m, "CoreAgent", (PyObject *)&CoreAgentType) < 0 ||
         PyModule_AddObjectRef(m, "ChanceNode", (PyObject *)&ChanceNodeType) < 0 ||
+        PyModule_AddObjectRef(m, "ParallelStep", (PyObject *)&ParallelStepType) < 0 ||
         PyModule_AddIntConstant(m, "NUMPY_API", NUMPY_API) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -1,5 +1,5 @@
 # The compiled core (see _core.c); optional: ttr_nordic.fast says whether it is built.
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, overload
 
 class CoreBoard:
@@ -86,6 +86,19 @@ class CoreSpace:
         arrays: tuple[Any, Any, Any],
         /,
     ) -> None: ...
+
+class ParallelStep:
+    def __init__(
+        self, space: CoreSpace, agents: tuple[str, ...], env: object, refuse: Callable[..., Any], /
+    ) -> None: ...
+    def bind(self, game: CoreGame, codes: list[int], max_cycles: int, win: bool, skip: bool, /) -> None: ...
+    def __call__(
+        self, actions: Mapping[str, Any], /
+    ) -> tuple[
+        dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
+    ]: ...
+    @property
+    def steps(self) -> int: ...
 
 class CoreBatch:
     def __init__(

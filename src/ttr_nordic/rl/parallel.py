@@ -31,6 +31,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
+from ttr_nordic import fast
 from ttr_nordic.engine import GameState
 from ttr_nordic.engine.view import make_step_view
 
@@ -94,6 +95,10 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         self._legal: dict[int, Any] = {}
         self._encoder = ObservationEncoder()
         self.steps = 0
+        self.agent_to_move: str | None = None
+        """The agent whose action counts this step (None before ``reset`` and once the game is
+        over or truncated)."""
+        self._stepper: Any = None  # the core's ParallelStep, made at the first reset on the core
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -107,16 +112,6 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         core = self._core
         return self._state if core is None else core.engine_state()
 
-    @property
-    def agent_to_move(self) -> str | None:
-        """The agent whose action counts this step (None once the game is over)."""
-        core = self._core
-        if core is not None:
-            return None if core.game.is_over else self.possible_agents[core.game.current]
-        if self._state is None or self._state.is_over:
-            return None
-        return self.possible_agents[self._state.current]
-
     def _observe(self, seat: int) -> dict[str, NDArray[Any]]:
         core = self._core
         if core is not None:
@@ -127,9 +122,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         return {"observation": self._encoder.encode(make_step_view(self._state, seat)), "action_mask": mask}
 
     def _infos(self, illegal_by: str | None = None, active: str | None = None) -> dict[str, dict[str, Any]]:
-        """Each agent's info; ``active`` is the agent to move (worked out when not given)."""
-        if active is None:
-            active = self.agent_to_move
+        """Each agent's info; ``active`` is the agent to move (None once the game is over)."""
         core = self._core
         legal: list[int]
         if active is None:
@@ -150,14 +143,18 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
             self._seeds = random.Random(seed)
         game_seed = self._seeds.getrandbits(63)
         if self.compiled:
-            self._core = CoreEnvGame(self.players, game_seed, game_seed % self.players)
+            self._core = core = CoreEnvGame(self.players, game_seed, game_seed % self.players)
+            self._bind(core)
+            current = core.game.current
         else:
             self._state = GameState.new(players=self.players, seed=game_seed, first_player=game_seed % self.players)
             self._legal = self.space.legal_ids(self._state)
+            current = self._state.current
         self.agents = list(self.possible_agents)
         self.steps = 0
+        self.agent_to_move = self.possible_agents[current]
         observations = {a: self._observe(p) for p, a in enumerate(self.possible_agents)}
-        return observations, self._infos()
+        return observations, self._infos(active=self.agent_to_move)
 
     def step(
         self, actions: dict[str, Any]
@@ -169,25 +166,11 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         dict[str, dict[str, Any]],
     ]:
         """Apply the action of the agent to decide; the other agents' actions are ignored."""
-        core = self._core
-        if core is not None and self.agents:
-            # On the core: the action applied, every agent's observation and the five dicts made
-            # in one call (the engine path's results, without Python per agent).
-            cycles = self.max_cycles
-            truncate = cycles is not None and self.steps + 1 >= cycles
-            game = core.game
-            try:
-                result = game.parallel_step(
-                    core.space, actions, core.codes, self._agent_names, truncate, self._win, self._skip
-                )
-            except (KeyError, ValueError) as error:
-                self._refuse(actions, error)
-            self.steps += 1
-            if truncate or game.is_over:
-                self.agents = []
-            if self.render_mode == "human":
-                self.render()
-            return result
+        if self._core is not None:
+            # Only in human render mode: otherwise the instance's own `step` is the stepper (_bind).
+            result = self._stepper(actions)
+            self.render()
+            return result  # type: ignore[no-any-return]
         if self._state is None or not self.agents:
             raise RuntimeError("call reset() first: the game is over or not started")
         mover = self.agent_to_move
@@ -211,21 +194,34 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
                 rewards[agent] = value
         truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
         observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
-        infos = self._infos(illegal_by)
+        # The infos name the agent to decide even on a truncating step; agent_to_move is None then.
+        active = None if terminated or self._state is None else self.possible_agents[self._state.current]
+        infos = self._infos(illegal_by, active)
         terminations = dict.fromkeys(agents, terminated)
         truncations = dict.fromkeys(agents, truncated)
+        self.agent_to_move = None if truncated else active
         if terminated or truncated:
             self.agents = []
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def _refuse(self, actions: dict[str, Any], error: Exception) -> NoReturn:
+    def _bind(self, core: CoreEnvGame) -> None:
+        """Step this game on the core: the core's ``ParallelStep`` runs each step in one call and
+        keeps ``steps``, ``agents`` and ``agent_to_move``. Outside human render mode it is the
+        instance's own ``step`` (it shadows the method), so that a step runs no Python at all."""
+        if self._stepper is None:
+            self._stepper = fast.core_module().ParallelStep(core.space, self._agent_names, self, self._refuse)
+            if self.render_mode != "human":
+                object.__setattr__(self, "step", self._stepper)  # not vars(self): see ParallelStep
+        self._stepper.bind(core.game, core.codes, self.max_cycles or 0, self._win, self._skip)
+
+    def _refuse(self, actions: dict[str, Any], missing: bool) -> NoReturn:
         """Why the core refused a step: no action for the agent to decide, or an illegal one."""
         core = self._core
         assert core is not None
         mover = self.possible_agents[core.game.current]
-        if isinstance(error, KeyError):
+        if missing:
             raise ValueError(f"no action for {mover}, the agent to decide") from None
         action = actions[mover]
         shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
