@@ -18,7 +18,16 @@ decide steps). This module is what ``pettingzoo.test.max_cycles_test`` expects.
 
 Like the AEC environment, the game runs in the compiled core where it is built
 (:mod:`ttr_nordic.rl.core_game`), else on the Python engine, with the same results; ``compiled=``
-picks one, and ``env.state`` is the engine's state either way (read only on the core).
+picks one, and ``env.state`` is the engine's state either way (read only on the core). On the
+core, ``env.step`` is the core's ``ParallelStep``, set on the instance at ``reset`` (except in
+human render mode): one C call a step, no Python frame.
+
+>>> env = parallel_env(players=2)
+>>> observations, infos = env.reset(seed=1)
+>>> mover = env.agent_to_move
+>>> _, rewards, terminations, truncations, infos = env.step({mover: infos[mover]["legal_ids"][0]})
+>>> env.steps, rewards
+(1, {'player_0': 0.0, 'player_1': 0.0})
 """
 
 from __future__ import annotations
