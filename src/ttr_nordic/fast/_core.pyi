@@ -97,8 +97,6 @@ class ParallelStep:
     ) -> tuple[
         dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
     ]: ...
-    @property
-    def steps(self) -> int: ...
 
 class CoreBatch:
     def __init__(

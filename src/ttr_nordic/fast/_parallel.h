@@ -291,13 +291,6 @@ static PyMethodDef ParallelStep_methods[] = {
     {NULL},
 };
 
-static PyObject *ParallelStep_steps(ParallelStep *self, void *closure) { return PyLong_FromLong(self->steps); }
-
-static PyGetSetDef ParallelStep_getset[] = {
-    {"steps", (getter)ParallelStep_steps, NULL, "the steps taken since bind()", NULL},
-    {NULL},
-};
-
 static PyTypeObject ParallelStepType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ttr_nordic.fast._core.ParallelStep",
     .tp_basicsize = sizeof(ParallelStep),
@@ -310,6 +303,5 @@ static PyTypeObject ParallelStepType = {
     .tp_init = (initproc)ParallelStep_init,
     .tp_call = PyVectorcall_Call,
     .tp_methods = ParallelStep_methods,
-    .tp_getset = ParallelStep_getset,
     .tp_doc = "The parallel environment's step as one callable: ParallelStep(space, agents, env, refuse).",
 };
