@@ -173,6 +173,26 @@ def test_the_core_observation_hides_what_the_seat_may_not_see() -> None:
     assert checked > 40
 
 
+def test_games_interleaved_on_one_space_are_encoded_as_the_engine_encodes_them() -> None:
+    """The space keeps each seat's route block while no route changes hands: games of 2 and 3
+    players stepped in turn on one space (so the kept block is another game's, or another
+    seat count's, nearly every call) still give every seat the engine's vector."""
+    rng = random.Random(11)
+    space = core_space()
+    games = [CoreEnvGame(players=2 + i % 2, seed=20 + i, first_player=i % 2) for i in range(4)]
+    compared = 0
+    while any(not g.game.is_over for g in games):
+        game = rng.choice([g for g in games if not g.game.is_over])
+        game.apply_id(rng.choice(game.legal_ids()))
+        state = game.engine_state()
+        for seat in rng.sample(range(game.players), game.players):
+            expected = encode_view(state.view(seat, log=False))
+            assert np.array_equal(game.game.observation(space, seat, True), expected)
+            assert np.array_equal(game.game.observation(space, seat)["observation"], expected)
+            compared += 1
+    assert compared > 1000
+
+
 def test_the_engine_state_is_replayed_and_kept() -> None:
     game = CoreEnvGame(players=3, seed=4, first_player=2)
     rng = random.Random(4)

@@ -28,6 +28,25 @@ static inline int main_color(const int *pay) {
     return color;
 }
 
+/* claim_id of a claim code on a route that is not slotted, read from the code's packed counts (4
+ * bits a kind: colors 0..7, then locomotives) without unpacking them when it pays one color. */
+static inline int claim_code_id(const IdSpace *sp, int route, uint64_t code) {
+    uint64_t x = code >> 11, colors = x & 0xFFFFFFFFULL;
+    uint64_t pairs = (x & 0x0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0FULL); /* two kinds a byte */
+    int total = (int)(((pairs * 0x0101010101ULL) >> 32) & 0xFFU), slot = -1;
+    if (colors != 0) {
+        uint64_t paid = (colors | colors >> 1 | colors >> 2 | colors >> 3) & 0x11111111ULL; /* a bit a color */
+        if ((paid & (paid - 1)) == 0) {
+            slot = __builtin_ctzll(paid) / 4;
+        } else {
+            int pay[NK];
+            unpack_counts(code, pay);
+            slot = main_color(pay);
+        }
+    }
+    return claim_id(sp, route, slot, (int)((x >> 32) & 15U), total);
+}
+
 /* The ids of a legal list (ActionSpace.legal_id_list): -1 where an action has none. */
 static void legal_ids(const State *s, const IdSpace *sp, const Buf *legal, int *ids) {
     int i = 0;
@@ -71,18 +90,15 @@ static void legal_ids(const State *s, const IdSpace *sp, const Buf *legal, int *
         /* Claims: one route's run at a time. */
         int start = i;
         while (i < legal->n && (legal->v[i] & 7U) == ACT_CLAIM && (int)((legal->v[i] >> 3) & 255U) == arg) i++;
+        if (!sp->slotted[arg]) {
+            for (int j = start; j < i; j++) ids[j] = claim_code_id(sp, arg, legal->v[j]);
+            continue;
+        }
         int pays[i - start][NK], totals[i - start];
         for (int j = start; j < i; j++) {
             unpack_counts(legal->v[j], pays[j - start]);
             totals[j - start] = 0;
             for (int k = 0; k < NK; k++) totals[j - start] += pays[j - start][k];
-        }
-        if (!sp->slotted[arg]) {
-            for (int j = start; j < i; j++) {
-                const int *pay = pays[j - start];
-                ids[j] = claim_id(sp, arg, main_color(pay), pay[LOCO], totals[j - start]);
-            }
-            continue;
         }
         /* ActionSpace._assign_slots: per (locomotives, total), by most cards of the main color
          * then the smaller count vector, each takes its main color's slot, else OVERFLOW, else the
@@ -152,6 +168,7 @@ static void legal_ids(const State *s, const IdSpace *sp, const Buf *legal, int *
 typedef struct {
     int size, routes_end, known_start, display_start, piles_start, tickets_start, offer_start, tickets_end,
         phase_start, turn_start, final_start, tunnel_start;
+    float ticket_shares[MAX_TICKETS + 1]; /* c / the board's tickets, as observation.py scales it (parse_space) */
 } ObsLayout;
 
 /* Each count c scaled as observation.py scales it (c / 12 and so on, in double, then float32):
@@ -174,59 +191,89 @@ static void scaled_tables_init(void) {
 static inline float f32(double v) { return (float)v; }
 static inline float scaled(const float *table, int c) { return c >= 0 && c < SCALED_MAX ? table[c] : 0.0f; }
 
-/* encode_view(state.view(me)) written into out (size floats). */
-static void encode_obs(const State *s, const BoardT *board, const ObsLayout *L, int me, float *out) {
-    int n = s->players;
-    memset(out, 0, (size_t)L->size * sizeof(float));
-    int relative[MAX_PLAYERS];
+/* What encode_obs works out from the claimed routes alone, for one seat: the vector's route block
+ * and the union-find of the cities over the seat's own routes. A cache keeps it between calls and
+ * works it out again only when the routes' owners or the seat's closed routes differ from those
+ * it was made from: an exact key, so any state may come next (another game, another seat count). */
+typedef struct {
+    int valid, players, seat;
+    uint64_t closed[2];
+    int8_t owner[MAX_ROUTES];
+    int component[MAX_CITIES];
+    float routes[OBS_ROUTES_END(MAX_ROUTES)];
+} RouteBlock;
+
+/* The route block of seat me written into routes (zeroed by the caller), and parent made the
+ * union-find of the cities over me's own routes. */
+static void route_parts(const State *s, const BoardT *board, int me, float *routes, int *parent) {
+    int n = s->players, relative[MAX_PLAYERS];
     for (int q = 0; q < n; q++) relative[q] = (q - me + n) % n;
-    for (int w = 0; w < 2; w++) { /* the claimed routes: closed to the viewer and owned */
-        uint64_t bits = s->closed[me][w];
-        while (bits) {
-            int r = 64 * w + __builtin_ctzll(bits);
-            bits &= bits - 1;
-            if (s->owner[r] >= 0) out[r * 3 + relative[s->owner[r]]] = 1.0f;
-        }
-    }
-    int at = L->routes_end;
-    for (int k = 0; k < NK; k++) out[at + k] = scaled(twelfths, s->hands[me][k]);
-    for (int q = 1; q < n; q++)
-        for (int k = 0; k < NK; k++) out[L->known_start + (q - 1) * NK + k] = scaled(twelfths, s->known[(me + q) % n][k]);
-    for (int i = 0; i < SLOTS; i++)
-        if (s->display[i] >= 0) out[L->display_start + i * NK + s->display[i]] = 1.0f;
-    out[L->piles_start] = scaled(deck_shares, s->deck_n);
-    for (int k = 0; k < NK; k++) out[L->piles_start + 1 + k] = scaled(twelfths, s->discard[k]);
-    out[L->piles_start + 10] = f32(s->tdeck_n / (double)board->n_tickets);
-    /* own tickets and whether own routes complete them */
-    int parent[MAX_CITIES];
     for (int c = 0; c < board->n_cities; c++) parent[c] = c;
-    for (int w = 0; w < 2; w++) { /* own routes, in route order: among the closed ones */
+    for (int w = 0; w < 2; w++) { /* the claimed routes, closed to the viewer, in route order */
         uint64_t bits = s->closed[me][w];
         while (bits) {
             int r = 64 * w + __builtin_ctzll(bits);
             bits &= bits - 1;
+            if (s->owner[r] < 0) continue;
+            routes[r * 3 + relative[s->owner[r]]] = 1.0f;
             if (s->owner[r] != me) continue;
             int ra = uf_find(parent, board->routes[r].a), rb = uf_find(parent, board->routes[r].b);
             if (ra != rb) parent[ra] = rb;
         }
     }
+}
+
+/* encode_view(state.view(me)) written into out (size floats); with a cache (NULL: none), the
+ * route block comes from it while the routes stay as they were. */
+static void encode_obs_cached(const State *s, const BoardT *board, const ObsLayout *L, int me, float *out,
+                              RouteBlock *cache) {
+    int n = s->players, parent[MAX_CITIES], *component = parent;
+    int ahead[MAX_PLAYERS]; /* ahead[r]: the seat r places after me ((me + r) % n, without dividing) */
+    for (int r = 0, q = me; r < n; r++, q = q + 1 == n ? 0 : q + 1) ahead[r] = q;
+    if (cache == NULL) {
+        memset(out, 0, (size_t)L->size * sizeof(float));
+        route_parts(s, board, me, out, parent);
+    } else {
+        if (!cache->valid || cache->players != n || cache->seat != me || cache->closed[0] != s->closed[me][0] ||
+            cache->closed[1] != s->closed[me][1] || memcmp(cache->owner, s->owner, (size_t)board->n_routes) != 0) {
+            memset(cache->routes, 0, (size_t)L->routes_end * sizeof(float));
+            route_parts(s, board, me, cache->routes, cache->component);
+            cache->players = n, cache->seat = me;
+            cache->closed[0] = s->closed[me][0], cache->closed[1] = s->closed[me][1];
+            memcpy(cache->owner, s->owner, (size_t)board->n_routes);
+            cache->valid = 1;
+        }
+        memcpy(out, cache->routes, (size_t)L->routes_end * sizeof(float));
+        memset(out + L->routes_end, 0, (size_t)(L->size - L->routes_end) * sizeof(float));
+        component = cache->component;
+    }
+    int at = L->routes_end;
+    for (int k = 0; k < NK; k++) out[at + k] = scaled(twelfths, s->hands[me][k]);
+    for (int q = 1; q < n; q++)
+        for (int k = 0; k < NK; k++) out[L->known_start + (q - 1) * NK + k] = scaled(twelfths, s->known[ahead[q]][k]);
+    for (int i = 0; i < SLOTS; i++)
+        if (s->display[i] >= 0) out[L->display_start + i * NK + s->display[i]] = 1.0f;
+    out[L->piles_start] = scaled(deck_shares, s->deck_n);
+    for (int k = 0; k < NK; k++) out[L->piles_start + 1 + k] = scaled(twelfths, s->discard[k]);
+    out[L->piles_start + 10] = L->ticket_shares[s->tdeck_n];
+    /* own tickets and whether own routes complete them */
     for (int i = 0; i < s->n_tickets[me]; i++) {
         int t = s->tickets[me][i];
         out[L->tickets_start + 2 * t] = 1.0f;
         out[L->tickets_start + 2 * t + 1] =
-            uf_find(parent, board->tickets[t].a) == uf_find(parent, board->tickets[t].b) ? 1.0f : 0.0f;
+            uf_find(component, board->tickets[t].a) == uf_find(component, board->tickets[t].b) ? 1.0f : 0.0f;
     }
     for (int i = 0; i < s->n_offer[me]; i++) out[L->offer_start + s->offers[me][i]] = 1.0f;
     for (int r = 0; r < n; r++) {
-        int q = (me + r) % n, base = L->tickets_end + 5 * r;
+        int q = ahead[r], base = L->tickets_end + 5 * r;
         out[base] = scaled(fortieths, s->trains[q]);
         out[base + 1] = s->scores[q] >= 0 && s->scores[q] < 1000 ? hundredths[s->scores[q]] : f32(s->scores[q] / 100.0);
         out[base + 2] = scaled(fortieths, hand_sum(s->hands[q]));
-        out[base + 3] = f32(s->n_tickets[q] / (double)board->n_tickets);
+        out[base + 3] = L->ticket_shares[s->n_tickets[q]];
         out[base + 4] = scaled(fifths, s->n_offer[q]);
     }
     out[L->phase_start + s->phase] = 1.0f;
-    if (s->phase != PH_GAME_OVER) out[L->turn_start + ((s->current - me) % n + n) % n] = 1.0f;
+    if (s->phase != PH_GAME_OVER) out[L->turn_start + (s->current >= me ? s->current - me : s->current - me + n)] = 1.0f;
     if (s->final_round_trigger >= 0) {
         out[L->final_start] = 1.0f;
         out[L->final_start + 1] = scaled(thirds, s->final_turns_left);
@@ -241,6 +288,11 @@ static void encode_obs(const State *s, const BoardT *board, const ObsLayout *L, 
         out[L->tunnel_start + 2 * NK] = scaled(thirds, s->t_needed);
         out[L->tunnel_start + 2 * NK + 1] = s->t_loco_only ? 1.0f : 0.0f;
     }
+}
+
+/* encode_view(state.view(me)) written into out (size floats). */
+static void encode_obs(const State *s, const BoardT *board, const ObsLayout *L, int me, float *out) {
+    encode_obs_cached(s, board, L, me, out, NULL);
 }
 
 /* The ids and the observation layout from Python (rl/batched.py's arguments, also CoreSpace's):
@@ -260,6 +312,7 @@ static int parse_space(const BoardT *bt, PyObject *space, PyObject *claim_index,
         PyErr_SetString(PyExc_ValueError, "the observation layout does not fit this board");
         return -1;
     }
+    for (int c = 0; c <= MAX_TICKETS; c++) lay->ticket_shares[c] = f32(c / (double)bt->n_tickets);
     if (!PyBytes_Check(claim_index) ||
         PyBytes_GET_SIZE(claim_index) != (Py_ssize_t)sizeof(int32_t) * bt->n_routes * ID_SLOTS * ID_LOCOS * ID_TOTALS) {
         PyErr_SetString(PyExc_ValueError, "claim_index must be the int32 bytes of [route][10][15][37]");

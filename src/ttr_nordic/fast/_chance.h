@@ -583,7 +583,7 @@ static PyObject *CoreGame_observation_values(CoreGame *self, PyObject *const *ar
         return NULL;
     }
     float values[MAX_OBSERVATION];
-    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, values);
+    encode_obs_cached(&self->s, &self->board->b, &sp->layout, (int)seat, values, &sp->seat_routes[seat]);
     PyObject *cells = seat_cells[seat];
     float *last = seat_values[seat];
     if (cells == NULL || PyList_GET_SIZE(cells) != size) {

@@ -594,7 +594,6 @@ PyMODINIT_FUNC PyInit__core(void) {
         (key_illegal_action = PyUnicode_InternFromString("illegal_action")) == NULL ||
         (key_legal_ids = PyUnicode_InternFromString("legal_ids")) == NULL ||
         (key_seat = PyUnicode_InternFromString("seat")) == NULL ||
-        (key_steps = PyUnicode_InternFromString("steps")) == NULL ||
         (key_agents = PyUnicode_InternFromString("agents")) == NULL ||
         (key_agent_to_move = PyUnicode_InternFromString("agent_to_move")) == NULL ||
         (zero_reward = PyFloat_FromDouble(0.0)) == NULL ||

@@ -23,6 +23,17 @@
 /* The kinds of parallel_step's dicts: by agent name, and each agent's info. */
 enum { D_OBSERVATIONS, D_REWARDS, D_TERMINATIONS, D_TRUNCATIONS, D_INFOS, D_INFO, STEP_DICT_KINDS };
 
+#define HELD_MAX (MAX_PLAYERS > 3 ? MAX_PLAYERS : 3) /* the most keys of a pooled dict: one per seat, or an info's 3 */
+
+/* One of parallel_step()'s pooled dicts, with what the pool last wrote into it: its keys and
+ * values (borrowed: the dict holds them while it is unchanged) and its version tag then. */
+typedef struct {
+    PyObject *dict;
+    uint64_t tag;
+    int n; /* how many keys it was written with; -1: unknown (read the dict) */
+    PyObject *keys[HELD_MAX], *held[HELD_MAX];
+} StepSlot;
+
 typedef struct {
     PyObject_HEAD CoreBoard *board;
     IdSpace space;
@@ -33,10 +44,12 @@ typedef struct {
     /* observation()'s last results, each made again in place once nothing else refers to it
      * (see recycled below): {"observation", "action_mask"} dicts with their arrays, and vectors. */
     PyObject *dicts[POOL], *vectors[POOL], *masks[POOL], *lone[POOL];
+    uint64_t dict_tags[POOL]; /* each dict's version tag when observation() last wrote it (dict_tag) */
     int next_dict, next_lone;
     /* parallel_step()'s dicts of each kind, written again once nothing else refers to them (pooled_dict). */
-    PyObject *step_dicts[STEP_DICT_KINDS][STEP_POOL];
+    StepSlot step_slots[STEP_DICT_KINDS][STEP_POOL];
     int next_step_dict[STEP_DICT_KINDS];
+    RouteBlock seat_routes[MAX_PLAYERS]; /* each seat's route block, kept while no route changes hands */
 } CoreSpace;
 
 static PyObject *key_observation, *key_action_mask, *key_active_agent, *key_illegal_action, *key_legal_ids, *key_seat;
@@ -56,7 +69,7 @@ static void CoreSpace_dealloc(CoreSpace *self) {
     Py_XDECREF(self->obs_size);
     Py_XDECREF(self->mask_size);
     for (int k = 0; k < STEP_DICT_KINDS; k++)
-        for (int i = 0; i < STEP_POOL; i++) Py_XDECREF(self->step_dicts[k][i]);
+        for (int i = 0; i < STEP_POOL; i++) Py_XDECREF(self->step_slots[k][i].dict);
     for (int i = 0; i < POOL; i++) {
         Py_XDECREF(self->dicts[i]);
         Py_XDECREF(self->vectors[i]);
@@ -240,7 +253,7 @@ static PyObject *CoreGame_observe(CoreGame *self, PyObject *const *args, Py_ssiz
     }
     Py_buffer out;
     if (writable(args[2], &out, "f", sp->layout.size, "out")) return NULL;
-    encode_obs(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)out.buf);
+    encode_obs_cached(&self->s, &self->board->b, &sp->layout, (int)seat, (float *)out.buf, &sp->seat_routes[seat]);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
 }
@@ -309,6 +322,23 @@ static int keys_are(PyObject *d, PyObject *const *keys, int n, PyObject **held) 
         if (!PyDict_Next(d, &pos, &key, &held[i]) || key != keys[i]) return 0;
     return 1;
 }
+
+/* A dict's version tag, where CPython gives every dict a new one at each change of it (3.11 to
+ * 3.13: PEP 509's ma_version_tag, kept for the interpreter's own caches): a pooled dict whose tag
+ * is the one the pool saw after writing it still holds what the pool wrote, which saves reading
+ * it back. Elsewhere DICT_TAGS is 0 and the pool reads the dict (keys_are). */
+#if PY_VERSION_HEX < 0x030E0000
+#define DICT_TAGS 1
+static inline uint64_t dict_tag(PyObject *d) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    return ((PyDictObject *)d)->ma_version_tag;
+#pragma GCC diagnostic pop
+}
+#else
+#define DICT_TAGS 0
+static inline uint64_t dict_tag(PyObject *d) { return (void)d, 0; }
+#endif
 
 /* Whether obj is referred to by refs references only, and by no weak reference: then nothing
  * outside the pool can reach it, and writing it again is unseen (the observation stays fresh for
@@ -414,7 +444,7 @@ static PyObject *pooled_array(CoreSpace *sp, PyObject **slot, Py_ssize_t refs, P
  * unless seat decides now. With only_vector true (a third argument), the vector alone.
  * The arrays and dicts of earlier calls are written again once nothing else refers to them
  * (making numpy arrays cost more than the rest of an environment's step). */
-static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector);
+static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector, PyObject *prefer);
 
 static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 && nargs != 3) {
@@ -431,11 +461,24 @@ static PyObject *CoreGame_observation(CoreGame *self, PyObject *const *args, Py_
     }
     int only_vector = nargs == 3 ? PyObject_IsTrue(args[2]) : 0;
     if (only_vector < 0) return NULL;
-    return observation_of(self, sp, (int)seat, only_vector);
+    return observation_of(self, sp, (int)seat, only_vector, NULL);
 }
 
-/* observation()'s result for a seat of the game (checked by the caller). */
-static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector) {
+/* Whether the pool's dict i is referred to by refs references only and still holds the slot's
+ * two arrays (its keys and values read in order: "observation", then "action_mask", as
+ * observation_of sets them), so that it can be written again unseen. */
+static int obs_dict_intact(CoreSpace *sp, int i, Py_ssize_t refs) {
+    PyObject *d = sp->dicts[i], *held[2];
+    PyObject *const keys[2] = {key_observation, key_action_mask};
+    if (d == NULL || !recyclable(d, refs)) return 0;
+    if (DICT_TAGS && sp->dict_tags[i] == dict_tag(d)) return 1; /* unchanged since observation_of wrote it */
+    return keys_are(d, keys, 2, held) && held[0] == sp->vectors[i] && held[1] == sp->masks[i];
+}
+
+/* observation()'s result for a seat of the game (checked by the caller). prefer (or NULL): a dict
+ * of an earlier result to write again if the pool and one container (a pooled dict of the
+ * caller's, about to be written again too) are all that refer to it. */
+static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int only_vector, PyObject *prefer) {
     int decides = self->s.phase != PH_GAME_OVER && self->s.current == seat;
     if (decides && !only_vector && env_legal(self, sp)) return NULL;
     void *obs_data, *mask_data;
@@ -446,19 +489,19 @@ static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int onl
         if (at < 0) at = sp->next_lone = (sp->next_lone + 1) % POOL;
         PyObject *obs = pooled_array(sp, &sp->lone[at], 1, sp->obs_size, sp->float32, "f", sp->layout.size, &obs_data);
         if (obs == NULL) return NULL;
-        encode_obs(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data);
+        encode_obs_cached(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data, &sp->seat_routes[seat]);
         return obs;
     }
-    /* A dict of the pool that only the pool holds, still holding the pool's two arrays (its keys
-     * and values read in order: "observation", then "action_mask", as this function sets them). */
+    /* A dict of the pool that only the pool (and the preferred dict's container) holds. */
     int at = -1;
-    for (int i = 0; i < POOL && at < 0; i++) {
-        PyObject *d = sp->dicts[i], *held[2];
-        PyObject *const keys[2] = {key_observation, key_action_mask};
-        if (d != NULL && recyclable(d, 1) && keys_are(d, keys, 2, held) && held[0] == sp->vectors[i] &&
-            held[1] == sp->masks[i])
-            at = i;
-    }
+    if (prefer != NULL)
+        for (int i = 0; i < POOL; i++)
+            if (sp->dicts[i] == prefer) {
+                if (obs_dict_intact(sp, i, 2)) at = i;
+                break;
+            }
+    for (int i = 0; i < POOL && at < 0; i++)
+        if (obs_dict_intact(sp, i, 1)) at = i;
     int recycled = at >= 0; /* then the dict holds the slot's arrays: each is recycled where only the pool and it do */
     if (!recycled) {
         at = sp->next_dict = (sp->next_dict + 1) % POOL;
@@ -466,11 +509,12 @@ static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int onl
         if (fresh == NULL) return NULL;
         Py_XSETREF(sp->dicts[at], fresh);
     }
+    sp->dict_tags[at] = 0; /* no tag: until it is written, the dict is read (a failure below leaves it half made) */
     PyObject *out = sp->dicts[at], *before[2] = {sp->vectors[at], sp->masks[at]};
     PyObject *obs = pooled_array(sp, &sp->vectors[at], recycled ? 2 : 1, sp->obs_size, sp->float32, "f",
                                  sp->layout.size, &obs_data);
     if (obs == NULL) return NULL;
-    encode_obs(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data);
+    encode_obs_cached(&self->s, &self->board->b, &sp->layout, seat, (float *)obs_data, &sp->seat_routes[seat]);
     PyObject *mask = pooled_array(sp, &sp->masks[at], recycled ? 2 : 1, sp->mask_size, sp->int8, "b", sp->space.size,
                                   &mask_data);
     if (mask == NULL) {
@@ -486,7 +530,9 @@ static PyObject *observation_of(CoreGame *self, CoreSpace *sp, int seat, int onl
     failed = failed || ((!recycled || mask != before[1]) && PyDict_SetItem(out, key_action_mask, mask) < 0);
     Py_DECREF(obs);
     Py_DECREF(mask);
-    return failed ? NULL : Py_NewRef(out);
+    if (failed) return NULL;
+    sp->dict_tags[at] = dict_tag(out);
+    return Py_NewRef(out);
 }
 
 /* step_id(space, id, codes): apply_id(space, id), its code appended to the list codes; the legal

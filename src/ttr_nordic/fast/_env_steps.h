@@ -110,7 +110,7 @@ static PyObject *CoreGame_gym_step(CoreGame *self, PyObject *const *args, Py_ssi
     if (stopped < 0) return NULL;
     if (stopped) Py_RETURN_NONE;
     int only_vector = PyObject_IsTrue(args[5]);
-    PyObject *obs = only_vector < 0 ? NULL : observation_of(self, sp, (int)seat, only_vector);
+    PyObject *obs = only_vector < 0 ? NULL : observation_of(self, sp, (int)seat, only_vector, NULL);
     if (obs == NULL) return NULL;
     int over = self->s.phase == PH_GAME_OVER;
     double reward = 0.0;

@@ -3,31 +3,116 @@
  * Part of the compiled core: included by _core.c, after _env_steps.h. */
 /* ------------------------------------------------------------------ the parallel environment's step */
 
-/* A dict of the given kind with keys[0..n) set to values[0..n) (each value's reference taken;
- * NULL, and all released, on failure): one of the pool's dicts of that kind that nobody else
- * holds and that still has these keys in this order, written again where a value differs (as
- * observation() does its dicts, a caller cannot tell it from a new one); else a new dict, put
- * in the pool. */
-static PyObject *pooled_dict(CoreSpace *sp, int kind, PyObject *const *keys, PyObject **values, int n) {
-    PyObject **slots = sp->step_dicts[kind], *out = NULL, *held[MAX_PLAYERS + 1];
-    for (int i = 0; i < STEP_POOL && out == NULL; i++)
-        if (slots[i] != NULL && Py_REFCNT(slots[i]) == 1 && keys_are(slots[i], keys, n, held)) out = slots[i];
-    if (out == NULL) {
+/* Whether a pooled dict is referred to by refs references only and still has keys[0..n), in this
+ * order (the very objects): unchanged since the pool wrote it (its version tag), else read back;
+ * slot->held is then its values. */
+static inline int slot_intact(StepSlot *slot, PyObject *const *keys, int n, Py_ssize_t refs) {
+    PyObject *d = slot->dict;
+    if (d == NULL || Py_REFCNT(d) != refs) return 0;
+    if (DICT_TAGS && slot->n >= 0 && slot->tag == dict_tag(d)) { /* as written: its keys are slot->keys */
+        if (slot->n != n) return 0;
+        for (int i = 0; i < n; i++)
+            if (slot->keys[i] != keys[i]) return 0; /* the dict holds its keys: the same objects */
+        return 1;
+    }
+    slot->n = -1;
+    return keys_are(d, keys, n, slot->held);
+}
+
+/* The index of a dict of the given kind that nobody but the pool holds and that has these keys,
+ * or -1. */
+static inline int free_slot(CoreSpace *sp, int kind, PyObject *const *keys, int n) {
+    StepSlot *slots = sp->step_slots[kind];
+    for (int i = 0; i < STEP_POOL; i++)
+        if (slot_intact(&slots[i], keys, n, 1)) return i;
+    return -1;
+}
+
+/* The dict of the given kind at index at (-1: a new one, put in the pool) with keys[0..n) set to
+ * values[0..n) (each value's reference taken; NULL, and all released, on failure): written
+ * again only where a value differs from what it holds, as observation() does its dicts (a caller
+ * cannot tell it from a new one). */
+static PyObject *fill_slot(CoreSpace *sp, int kind, int at, PyObject *const *keys, PyObject **values, int n) {
+    StepSlot *slot = NULL;
+    PyObject *out = NULL;
+    if (at >= 0 && sp->step_slots[kind][at].n == n) { /* as written last: nothing to write if no value differs */
+        slot = &sp->step_slots[kind][at];
+        int same = 0;
+        while (same < n && values[same] == slot->held[same]) same++;
+        if (same == n) {
+            for (int i = 0; i < n; i++) Py_DECREF(values[i]);
+            return Py_NewRef(slot->dict);
+        }
+    }
+    if (at < 0) {
         out = PyDict_New();
         if (out != NULL) {
             int *next = &sp->next_step_dict[kind];
             *next = (*next + 1) % STEP_POOL;
-            Py_XSETREF(slots[*next], out);
+            slot = &sp->step_slots[kind][*next];
+            Py_XSETREF(slot->dict, out);
+            for (int i = 0; i < n; i++) slot->held[i] = NULL;
         }
-        for (int i = 0; i < n; i++) held[i] = NULL;
+    } else {
+        slot = &sp->step_slots[kind][at];
+        out = slot->dict;
     }
-    if (out != NULL) Py_INCREF(out);
+    if (out != NULL) {
+        Py_INCREF(out);
+        slot->n = -1; /* read back until written in full */
+    }
     for (int i = 0; i < n; i++) {
-        if (out != NULL && values[i] != held[i] && (values[i] == NULL || PyDict_SetItem(out, keys[i], values[i]) < 0))
+        if (out != NULL && values[i] != slot->held[i] &&
+            (values[i] == NULL || PyDict_SetItem(out, keys[i], values[i]) < 0))
             Py_CLEAR(out);
         Py_XDECREF(values[i]);
     }
+    if (out != NULL) {
+        for (int i = 0; i < n; i++) slot->keys[i] = keys[i], slot->held[i] = values[i];
+        slot->tag = dict_tag(out), slot->n = n;
+    }
     return out;
+}
+
+/* A dict of the given kind with keys[0..n) set to values[0..n) (fill_slot): one of the pool's
+ * that nobody else holds and that still has these keys, else a new one. */
+static PyObject *pooled_dict(CoreSpace *sp, int kind, PyObject *const *keys, PyObject **values, int n) {
+    return fill_slot(sp, kind, free_slot(sp, kind, keys, n), keys, values, n);
+}
+
+/* An agent's info dict {"active_agent", "illegal_action", "legal_ids"} (pooled: D_INFO), preferring
+ * prefer (or NULL), a dict of the pool that only it and a container about to be written again
+ * hold. Its legal id list (ids[0..n)) is the one it holds, written again, where nothing else
+ * refers to that list and it has room for n items. */
+static PyObject *info_dict(CoreSpace *sp, PyObject *prefer, PyObject *active, PyObject *illegal, const int *ids,
+                           int n) {
+    PyObject *const keys[3] = {key_active_agent, key_illegal_action, key_legal_ids};
+    StepSlot *slots = sp->step_slots[D_INFO];
+    int at = -1;
+    if (prefer != NULL)
+        for (int i = 0; i < STEP_POOL; i++)
+            if (slots[i].dict == prefer) {
+                if (slot_intact(&slots[i], keys, 3, 2)) at = i;
+                break;
+            }
+    if (at < 0) at = free_slot(sp, D_INFO, keys, 3);
+    PyObject *list = at < 0 ? NULL : slots[at].held[2];
+    if (list != NULL && PyList_CheckExact(list) && Py_REFCNT(list) == 1 && n <= ((PyListObject *)list)->allocated) {
+        /* Written in place: its room kept, the ids it had beyond n let go once it is n long. */
+        PyListObject *l = (PyListObject *)Py_NewRef(list);
+        Py_ssize_t had = Py_SIZE(l);
+        for (int i = 0; i < n; i++) {
+            PyObject *old = i < had ? l->ob_item[i] : NULL;
+            l->ob_item[i] = Py_NewRef(sp->ids[ids[i]]);
+            Py_XDECREF(old);
+        }
+        Py_SET_SIZE(l, n);
+        for (Py_ssize_t i = n; i < had; i++) Py_DECREF(l->ob_item[i]);
+    } else {
+        list = id_list(sp, ids, n);
+    }
+    PyObject *fields[3] = {Py_NewRef(active), Py_NewRef(illegal), list};
+    return fill_slot(sp, D_INFO, at, keys, fields, 3);
 }
 
 /* rl/parallel.py's step on the core in one call: actions maps agent names to actions: the agent
@@ -84,9 +169,12 @@ static PyObject *parallel_step_of(CoreGame *self, CoreSpace *sp, PyObject *actio
     int over = self->s.phase == PH_GAME_OVER;
     PyObject *const *names = &PyTuple_GET_ITEM(agents, 0);
     PyObject *values[MAX_PLAYERS], *parts[5] = {NULL, NULL, NULL, NULL, NULL};
-    PyObject *observations[MAX_PLAYERS];
-    for (int p = 0; p < n; p++) observations[p] = observation_of(self, sp, p, 0);
-    if ((parts[0] = pooled_dict(sp, D_OBSERVATIONS, names, observations, n)) == NULL) return NULL;
+    /* The observations and the infos: each dict by agent name that the caller let go is written
+     * again, and with it the agents' dicts it holds where nothing else refers to them. */
+    int at = free_slot(sp, D_OBSERVATIONS, names, n);
+    for (int p = 0; p < n; p++)
+        values[p] = observation_of(self, sp, p, 0, at < 0 ? NULL : sp->step_slots[D_OBSERVATIONS][at].held[p]);
+    if ((parts[0] = fill_slot(sp, D_OBSERVATIONS, at, names, values, n)) == NULL) return NULL;
     if (over) {
         Result r;
         score(&self->s, &self->board->b, &r, 0);
@@ -100,14 +188,14 @@ static PyObject *parallel_step_of(CoreGame *self, CoreSpace *sp, PyObject *actio
     for (int p = 0; p < n; p++) values[p] = Py_NewRef(!over && truncate ? Py_True : Py_False);
     if ((parts[3] = pooled_dict(sp, D_TRUNCATIONS, names, values, n)) == NULL) goto fail;
     PyObject *active = over ? Py_None : PyTuple_GET_ITEM(agents, self->s.current);
-    PyObject *const info_keys[3] = {key_active_agent, key_illegal_action, key_legal_ids};
+    at = free_slot(sp, D_INFOS, names, n);
     for (int p = 0; p < n; p++) {
-        PyObject *fields[3] = {
-            Py_NewRef(active), Py_NewRef(illegal && p == mover ? Py_True : Py_False),
-            !over && p == self->s.current ? id_list(sp, self->env_ids, self->env_legal.n) : PyList_New(0)};
-        values[p] = pooled_dict(sp, D_INFO, info_keys, fields, 3);
+        int decides = !over && p == self->s.current;
+        values[p] = info_dict(sp, at < 0 ? NULL : sp->step_slots[D_INFOS][at].held[p], active,
+                              illegal && p == mover ? Py_True : Py_False, self->env_ids,
+                              decides ? self->env_legal.n : 0);
     }
-    if ((parts[4] = pooled_dict(sp, D_INFOS, names, values, n)) == NULL) goto fail;
+    if ((parts[4] = fill_slot(sp, D_INFOS, at, names, values, n)) == NULL) goto fail;
     PyObject *out = PyTuple_New(5);
     if (out == NULL) goto fail;
     for (int i = 0; i < 5; i++) PyTuple_SET_ITEM(out, i, parts[i]); /* stolen */
@@ -145,12 +233,13 @@ static PyObject *CoreGame_parallel_step(CoreGame *self, PyObject *const *args, P
 
 /* ParallelStep(space, agents, env, refuse): rl/parallel.py's step as one callable, set as the
  * environment's own attribute `step` (so that a step runs no Python frame). Called with the
- * actions dict, it steps the game given by bind() (parallel_step_of), then sets the
- * environment's attributes `steps`, `agents` (a new empty list once the game ends or is
- * truncated) and `agent_to_move` (None then). It sets them as attributes, never through
- * env.__dict__: a dict made from an instance's attributes makes every attribute read slower. An action it cannot take
- * (KeyError or ValueError from parallel_step_of) is passed to refuse(actions, missing), the
- * environment's own one-line error, with missing True when the agent to decide had none. */
+ * actions dict, it steps the game given by bind() (parallel_step_of), counts the step (its
+ * `steps`, which the environment's own reads) and sets the environment's attributes `agents` (a
+ * new empty list once the game ends or is truncated) and `agent_to_move` (None then). It sets
+ * them as attributes, never through env.__dict__: a dict made from an instance's attributes
+ * makes every attribute read slower. An action it cannot take (KeyError or ValueError from
+ * parallel_step_of) is passed to refuse(actions, missing), the environment's own one-line
+ * error, with missing True when the agent to decide had none. */
 typedef struct {
     PyObject_HEAD PyObject *space, *agents, *env, *refuse;
     CoreGame *game; /* NULL until bind() */
@@ -160,7 +249,7 @@ typedef struct {
     vectorcallfunc vectorcall; /* ParallelStep_vectorcall: a call makes no argument tuple */
 } ParallelStep;
 
-static PyObject *key_steps, *key_agents, *key_agent_to_move;
+static PyObject *key_agents, *key_agent_to_move;
 static PyObject *ParallelStep_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
 
 static int ParallelStep_traverse(ParallelStep *self, visitproc visit, void *arg) {
@@ -268,7 +357,7 @@ static PyObject *ParallelStep_vectorcall(PyObject *callable, PyObject *const *ar
     }
     self->steps++;
     State *s = &self->game->s;
-    PyObject *steps = PyLong_FromLong(self->steps), *mover = Py_None, *none_left = NULL;
+    PyObject *mover = Py_None, *none_left = NULL;
     int ended = truncate || s->phase == PH_GAME_OVER;
     if (ended) {
         self->live = 0;
@@ -276,14 +365,22 @@ static PyObject *ParallelStep_vectorcall(PyObject *callable, PyObject *const *ar
     } else {
         mover = PyTuple_GET_ITEM(self->agents, s->current);
     }
-    int failed = steps == NULL || PyObject_SetAttr(self->env, key_steps, steps) < 0 ||
-                 PyObject_SetAttr(self->env, key_agent_to_move, mover) < 0 ||
+    int failed = PyObject_SetAttr(self->env, key_agent_to_move, mover) < 0 ||
                  (ended && (none_left == NULL || PyObject_SetAttr(self->env, key_agents, none_left) < 0));
-    Py_XDECREF(steps);
     Py_XDECREF(none_left);
     if (failed) Py_CLEAR(out);
     return out;
 }
+
+static PyObject *ParallelStep_get_steps(ParallelStep *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->steps);
+}
+
+static PyGetSetDef ParallelStep_getset[] = {
+    {"steps", (getter)ParallelStep_get_steps, NULL, "steps since the last bind(), the game's reset", NULL},
+    {NULL},
+};
 
 static PyMethodDef ParallelStep_methods[] = {
     {"bind", (PyCFunction)ParallelStep_bind, METH_VARARGS,
@@ -303,5 +400,6 @@ static PyTypeObject ParallelStepType = {
     .tp_init = (initproc)ParallelStep_init,
     .tp_call = PyVectorcall_Call,
     .tp_methods = ParallelStep_methods,
+    .tp_getset = ParallelStep_getset,
     .tp_doc = "The parallel environment's step as one callable: ParallelStep(space, agents, env, refuse).",
 };

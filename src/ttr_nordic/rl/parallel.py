@@ -103,7 +103,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
         self._core: CoreEnvGame | None = None
         self._legal: dict[int, Any] = {}
         self._encoder = ObservationEncoder()
-        self.steps = 0
+        self._steps = 0
         self.agent_to_move: str | None = None
         """The agent whose action counts this step (None before ``reset`` and once the game is
         over or truncated)."""
@@ -114,6 +114,12 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_spaces[agent]
+
+    @property
+    def steps(self) -> int:
+        """Steps since ``reset`` (on the core, as the core's stepper counts them)."""
+        stepper = self._stepper
+        return self._steps if self._core is None or stepper is None else int(stepper.steps)
 
     @property
     def state(self) -> GameState | None:
@@ -160,7 +166,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
             self._legal = self.space.legal_ids(self._state)
             current = self._state.current
         self.agents = list(self.possible_agents)
-        self.steps = 0
+        self._steps = 0
         self.agent_to_move = self.possible_agents[current]
         observations = {a: self._observe(p) for p, a in enumerate(self.possible_agents)}
         return observations, self._infos(active=self.agent_to_move)
@@ -194,14 +200,14 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
                 shown = "None" if action is None else f"{action} ({self.space.describe(int(action))})"
                 raise ValueError(f"action {shown} is not legal now")
             illegal_by = mover
-        self.steps += 1
+        self._steps += 1
         agents = self.agents
         rewards = dict.fromkeys(agents, 0.0)
         terminated = self._state is not None and self._state.is_over
         if terminated:
             for agent, value in zip(self.possible_agents, self._end_rewards(), strict=True):
                 rewards[agent] = value
-        truncated = not terminated and self.max_cycles is not None and self.steps >= self.max_cycles
+        truncated = not terminated and self.max_cycles is not None and self._steps >= self.max_cycles
         observations = {a: self._observe(self.possible_agents.index(a)) for a in agents}
         # The infos name the agent to decide even on a truncating step; agent_to_move is None then.
         active = None if terminated or self._state is None else self.possible_agents[self._state.current]
@@ -217,7 +223,7 @@ class TTRNordicParallel(ParallelEnv):  # type: ignore[misc]
 
     def _bind(self, core: CoreEnvGame) -> None:
         """Step this game on the core: the core's ``ParallelStep`` runs each step in one call and
-        keeps ``steps``, ``agents`` and ``agent_to_move``. Outside human render mode it is the
+        counts the steps and keeps ``agents`` and ``agent_to_move``. Outside human render mode it is the
         instance's own ``step`` (it shadows the method), so that a step runs no Python at all."""
         if self._stepper is None:
             self._stepper = fast.core_module().ParallelStep(core.space, self._agent_names, self, self._refuse)
