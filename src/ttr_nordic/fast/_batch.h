@@ -87,13 +87,13 @@ static void legal_ids(const State *s, const IdSpace *sp, const Buf *legal, int *
         default:
             break;
         }
-        /* Claims: one route's run at a time. */
-        int start = i;
-        while (i < legal->n && (legal->v[i] & 7U) == ACT_CLAIM && (int)((legal->v[i] >> 3) & 255U) == arg) i++;
-        if (!sp->slotted[arg]) {
-            for (int j = start; j < i; j++) ids[j] = claim_code_id(sp, arg, legal->v[j]);
+        if (!sp->slotted[arg]) { /* a claim whose id is its own */
+            ids[i++] = claim_code_id(sp, arg, code);
             continue;
         }
+        /* Claims on a slotted route: the route's run at once. */
+        int start = i;
+        while (i < legal->n && (legal->v[i] & 7U) == ACT_CLAIM && (int)((legal->v[i] >> 3) & 255U) == arg) i++;
         int pays[i - start][NK], totals[i - start];
         for (int j = start; j < i; j++) {
             unpack_counts(legal->v[j], pays[j - start]);
@@ -193,8 +193,9 @@ static inline float scaled(const float *table, int c) { return c >= 0 && c < SCA
 
 /* What encode_obs works out from the claimed routes alone, for one seat: the vector's route block
  * and the union-find of the cities over the seat's own routes. A cache keeps it between calls and
- * works it out again only when the routes' owners or the seat's closed routes differ from those
- * it was made from: an exact key, so any state may come next (another game, another seat count). */
+ * works on it again only when the routes' owners or the seat's closed routes differ from those it
+ * was made from (an exact key, so any state may come next: another game, another seat count);
+ * where the game has only gone on since, it adds the new routes alone (route_parts_grown). */
 typedef struct {
     int valid, players, seat;
     uint64_t closed[2];
@@ -207,7 +208,7 @@ typedef struct {
  * union-find of the cities over me's own routes. */
 static void route_parts(const State *s, const BoardT *board, int me, float *routes, int *parent) {
     int n = s->players, relative[MAX_PLAYERS];
-    for (int q = 0; q < n; q++) relative[q] = (q - me + n) % n;
+    for (int q = 0; q < n; q++) relative[q] = q >= me ? q - me : q - me + n;
     for (int c = 0; c < board->n_cities; c++) parent[c] = c;
     for (int w = 0; w < 2; w++) { /* the claimed routes, closed to the viewer, in route order */
         uint64_t bits = s->closed[me][w];
@@ -223,6 +224,37 @@ static void route_parts(const State *s, const BoardT *board, int me, float *rout
     }
 }
 
+/* The cache brought up to s where s only adds to what it was made from (as a game goes on): routes
+ * newly closed to me, none reopened, and owners changed only on those, each from none. Their cells
+ * are set and me's among them joined in the union-find (which cities connect does not depend on
+ * the order). 0, and nothing changed, where s is not such a state. */
+static int route_parts_grown(const State *s, const BoardT *board, int me, RouteBlock *cache) {
+    int n = s->players, nr = board->n_routes;
+    if (!cache->valid || cache->players != n || cache->seat != me || (cache->closed[0] & ~s->closed[me][0]) != 0 ||
+        (cache->closed[1] & ~s->closed[me][1]) != 0)
+        return 0;
+    uint64_t fresh[2] = {s->closed[me][0] & ~cache->closed[0], s->closed[me][1] & ~cache->closed[1]};
+    int8_t owner[MAX_ROUTES];
+    memcpy(owner, cache->owner, (size_t)nr);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = fresh[w]; bits; bits &= bits - 1) {
+            int r = 64 * w + __builtin_ctzll(bits);
+            if (owner[r] >= 0) return 0;
+            owner[r] = s->owner[r];
+        }
+    if (memcmp(owner, s->owner, (size_t)nr) != 0) return 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = fresh[w]; bits; bits &= bits - 1) {
+            int r = 64 * w + __builtin_ctzll(bits), q = s->owner[r];
+            if (q < 0) continue;
+            cache->routes[r * 3 + (q >= me ? q - me : q - me + n)] = 1.0f;
+            if (q != me) continue;
+            int ra = uf_find(cache->component, board->routes[r].a), rb = uf_find(cache->component, board->routes[r].b);
+            if (ra != rb) cache->component[ra] = rb;
+        }
+    return 1;
+}
+
 /* encode_view(state.view(me)) written into out (size floats); with a cache (NULL: none), the
  * route block comes from it while the routes stay as they were. */
 static void encode_obs_cached(const State *s, const BoardT *board, const ObsLayout *L, int me, float *out,
@@ -236,8 +268,10 @@ static void encode_obs_cached(const State *s, const BoardT *board, const ObsLayo
     } else {
         if (!cache->valid || cache->players != n || cache->seat != me || cache->closed[0] != s->closed[me][0] ||
             cache->closed[1] != s->closed[me][1] || memcmp(cache->owner, s->owner, (size_t)board->n_routes) != 0) {
-            memset(cache->routes, 0, (size_t)L->routes_end * sizeof(float));
-            route_parts(s, board, me, cache->routes, cache->component);
+            if (!route_parts_grown(s, board, me, cache)) {
+                memset(cache->routes, 0, (size_t)L->routes_end * sizeof(float));
+                route_parts(s, board, me, cache->routes, cache->component);
+            }
             cache->players = n, cache->seat = me;
             cache->closed[0] = s->closed[me][0], cache->closed[1] = s->closed[me][1];
             memcpy(cache->owner, s->owner, (size_t)board->n_routes);
