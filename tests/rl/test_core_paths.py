@@ -401,6 +401,58 @@ def test_recycled_parallel_dicts_are_never_ones_still_held() -> None:
     assert len(seen) < 20
 
 
+def spoil(result: tuple[Any, ...], rng: random.Random) -> None:
+    """Change what a parallel step returned, as a careless learner might before letting it go."""
+    observations, infos = result[0], result[-1]  # a step's five dicts, or reset's two
+    agent = rng.choice(list(observations))
+    change = rng.randrange(8)
+    if change == 0:
+        observations[agent]["observation"][:] = 7.0
+    elif change == 1:
+        observations[agent]["action_mask"][:] = 1
+    elif change == 2:
+        observations[agent]["observation"] = np.zeros(3, dtype=np.float32)
+    elif change == 3:
+        observations[agent]["extra"] = 1
+    elif change == 4:
+        infos[agent]["legal_ids"].append(-1)
+    elif change == 5:
+        infos[agent]["legal_ids"].clear()
+    elif change == 6:
+        infos[agent]["active_agent"] = "nobody"
+    else:
+        observations[agent] = {}
+
+
+def test_what_a_learner_changes_in_a_step_it_let_go_never_comes_back() -> None:
+    """The parallel step on the core writes again, in place, the dicts, arrays and id lists of an
+    earlier step once nothing else refers to them. A learner that changes them before letting go
+    (arrays overwritten or replaced, keys added, id lists grown or emptied, an agent's dict
+    swapped) or that keeps parts of them still gets, step for step, what the Python engine gives."""
+    core, python = parallel_env(players=3, compiled=True), parallel_env(players=3, compiled=False)
+    rng = random.Random(21)
+    kept: list[tuple[object, object]] = []
+    steps = 0
+    for seed in (21, 22):
+        core_step: tuple[Any, ...] = core.reset(seed=seed)
+        python_step: tuple[Any, ...] = python.reset(seed=seed)
+        while core.agent_to_move is not None:
+            mover = core.agent_to_move
+            chosen = rng.choice(core_step[-1][mover]["legal_ids"])
+            if rng.random() < 0.3:
+                spoil(core_step, rng)
+            if rng.random() < 0.2:  # kept by the learner: it must not change
+                part = rng.choice([core_step[0][mover], core_step[-1][mover]["legal_ids"], core_step[-1]])
+                kept.append((part, snapshot(part)))
+            core_step = core.step(dict.fromkeys(core.agents, chosen))
+            python_step = python.step(dict.fromkeys(python.agents, chosen))
+            assert [snapshot(part) for part in core_step] == [snapshot(part) for part in python_step]
+            steps += 1
+    assert steps > 300 and len(kept) > 50
+    for part, before in kept:
+        assert snapshot(part) == before
+
+
 @pytest.mark.parametrize("compiled", [True, False])
 def test_a_parallel_step_without_the_movers_action_is_refused_alike(compiled: bool) -> None:
     env = parallel_env(players=2, compiled=compiled)
