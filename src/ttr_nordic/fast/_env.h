@@ -326,8 +326,9 @@ static int keys_are(PyObject *d, PyObject *const *keys, int n, PyObject **held) 
 /* A dict's version tag, where CPython gives every dict a new one at each change of it (3.11 to
  * 3.13: PEP 509's ma_version_tag, kept for the interpreter's own caches): a pooled dict whose tag
  * is the one the pool saw after writing it still holds what the pool wrote, which saves reading
- * it back. Elsewhere DICT_TAGS is 0 and the pool reads the dict (keys_are). */
-#if PY_VERSION_HEX < 0x030E0000
+ * it back. Elsewhere (or built with TTR_NO_DICT_TAGS, as a test builds it) DICT_TAGS is 0 and the
+ * pool reads the dict (keys_are). */
+#if PY_VERSION_HEX < 0x030E0000 && !defined(TTR_NO_DICT_TAGS)
 #define DICT_TAGS 1
 static inline uint64_t dict_tag(PyObject *d) {
 #pragma GCC diagnostic push
