@@ -204,11 +204,14 @@ typedef struct {
     float routes[OBS_ROUTES_END(MAX_ROUTES)];
 } RouteBlock;
 
+/* How many places seat q sits after seat me, of n: (q - me) mod n, without dividing. */
+static inline int places_after(int q, int me, int n) { return q >= me ? q - me : q - me + n; }
+
 /* The route block of seat me written into routes (zeroed by the caller), and parent made the
  * union-find of the cities over me's own routes. */
 static void route_parts(const State *s, const BoardT *board, int me, float *routes, int *parent) {
     int n = s->players, relative[MAX_PLAYERS];
-    for (int q = 0; q < n; q++) relative[q] = q >= me ? q - me : q - me + n;
+    for (int q = 0; q < n; q++) relative[q] = places_after(q, me, n);
     for (int c = 0; c < board->n_cities; c++) parent[c] = c;
     for (int w = 0; w < 2; w++) { /* the claimed routes, closed to the viewer, in route order */
         uint64_t bits = s->closed[me][w];
@@ -247,7 +250,7 @@ static int route_parts_grown(const State *s, const BoardT *board, int me, RouteB
         for (uint64_t bits = fresh[w]; bits; bits &= bits - 1) {
             int r = 64 * w + __builtin_ctzll(bits), q = s->owner[r];
             if (q < 0) continue;
-            cache->routes[r * 3 + (q >= me ? q - me : q - me + n)] = 1.0f;
+            cache->routes[r * 3 + places_after(q, me, n)] = 1.0f;
             if (q != me) continue;
             int ra = uf_find(cache->component, board->routes[r].a), rb = uf_find(cache->component, board->routes[r].b);
             if (ra != rb) cache->component[ra] = rb;
@@ -307,7 +310,7 @@ static void encode_obs_cached(const State *s, const BoardT *board, const ObsLayo
         out[base + 4] = scaled(fifths, s->n_offer[q]);
     }
     out[L->phase_start + s->phase] = 1.0f;
-    if (s->phase != PH_GAME_OVER) out[L->turn_start + (s->current >= me ? s->current - me : s->current - me + n)] = 1.0f;
+    if (s->phase != PH_GAME_OVER) out[L->turn_start + places_after(s->current, me, n)] = 1.0f;
     if (s->final_round_trigger >= 0) {
         out[L->final_start] = 1.0f;
         out[L->final_start + 1] = scaled(thirds, s->final_turns_left);

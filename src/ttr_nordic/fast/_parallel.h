@@ -35,16 +35,16 @@ static inline int free_slot(CoreSpace *sp, int kind, PyObject *const *keys, int 
 static PyObject *fill_slot(CoreSpace *sp, int kind, int at, PyObject *const *keys, PyObject **values, int n) {
     StepSlot *slot = NULL;
     PyObject *out = NULL;
-    if (at >= 0 && sp->step_slots[kind][at].n == n) { /* as written last: nothing to write if no value differs */
+    if (at >= 0) {
         slot = &sp->step_slots[kind][at];
+        out = slot->dict;
         int same = 0;
-        while (same < n && values[same] == slot->held[same]) same++;
-        if (same == n) {
+        while (slot->n == n && same < n && values[same] == slot->held[same]) same++;
+        if (same == n) { /* as written last, and no value differs: nothing to write */
             for (int i = 0; i < n; i++) Py_DECREF(values[i]);
-            return Py_NewRef(slot->dict);
+            return Py_NewRef(out);
         }
-    }
-    if (at < 0) {
+    } else {
         out = PyDict_New();
         if (out != NULL) {
             int *next = &sp->next_step_dict[kind];
@@ -53,9 +53,6 @@ static PyObject *fill_slot(CoreSpace *sp, int kind, int at, PyObject *const *key
             Py_XSETREF(slot->dict, out);
             for (int i = 0; i < n; i++) slot->held[i] = NULL;
         }
-    } else {
-        slot = &sp->step_slots[kind][at];
-        out = slot->dict;
     }
     if (out != NULL) {
         Py_INCREF(out);
